@@ -1,0 +1,1 @@
+"""Table hardware: camera capture and card recognition, serial devices. Imports only engine values."""
