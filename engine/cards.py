@@ -126,7 +126,7 @@ for _card in DECK:
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
-    """Read several cards, written together or apart: ``"AhKd 7c"``, ``"Ah,Kd,7c"``, ``["Ah", "Kd"]``.
+    """Read several cards, together or apart: ``"AhKd 7c"``, ``"Ah,Kd,7c"``, ``["Ah", "Kd"]``.
 
     Duplicates are refused: one deck holds each card once.
 
@@ -149,7 +149,9 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise CardError(f"{card} appears twice in {format_cards(cards)!r}: a deck holds each card once")
+            raise CardError(
+                f"{card} appears twice in {format_cards(cards)!r}: a deck holds each card once"
+            )
         seen.add(card)
     return tuple(cards)
 

@@ -1,4 +1,4 @@
-"""Message catalogues: every word the engine says to a person comes from here, in English or Italian.
+"""Message catalogues: every word the engine says to a person, in English or Italian.
 
 Catalogues are JSON files named ``<domain>.<lang>.json`` in a folder (the engine's own are in
 ``engine/locales``); all domains of one language are merged. A message is a ``str.format`` template.
@@ -36,7 +36,9 @@ class Catalog:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 for key, value in data.items():
                     if key in merged:
-                        raise ValueError(f"message {key!r} is defined twice for {lang!r} ({path.name})")
+                        raise ValueError(
+                            f"message {key!r} is defined twice for {lang!r} ({path.name})"
+                        )
                     merged[key] = value
             self._messages[lang] = merged
         return self._messages[lang]
