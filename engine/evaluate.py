@@ -1,0 +1,574 @@
+"""Hand evaluation for every stud game: high, 8-or-better low, razz low, Sökö and exposed hands.
+
+Two layers over the same tables (docs/evaluation.md):
+
+* the **value API** (``evaluate_high``, ``evaluate_low8``, ``evaluate_low``, ``evaluate_soko``,
+  ``evaluate_exposed``) takes cards (``Card`` objects, card texts or one ``parse_cards`` string) and
+  returns a :class:`HandValue`: totally ordered (a better hand compares greater), with its category,
+  the five cards that play in the order a dealer reads them, and a name in words;
+* the **strength API** (``high_strength``, ``high_strength7``, ``low8_strength``,
+  ``low8_strength7``, ``low_strength``, ``soko_strength``) takes a sequence of card indices
+  (``Card.index``, 0..51) and returns the plain integer ``HandValue.strength`` with no checking, for
+  the odds engine's inner loops. ``engine.batch`` does the same for numpy arrays of hands.
+
+>>> evaluate_high("Kh Kd Ks 9c 9h 2d 3s")
+evaluate_high('Ks Kh Kd 9h 9c')
+>>> print(evaluate_high("Kh Kd Ks 9c 9h 2d 3s"))
+Full house, kings over nines
+>>> evaluate_high("Kh Kd Ks 9c 9h").name("it")
+'Full di re con nove'
+>>> evaluate_high("AhKhQhJhTh") > evaluate_high("AsAdAcAh2c")
+True
+>>> evaluate_low8("8h 6d 4c 2s Ah Kd Kc").name()
+'8-6-4-2-A low'
+>>> evaluate_low8("9h 9d Tc Js Ah 2d 3c") is None
+True
+>>> evaluate_soko("Kh Th 7h 2h 2c").category
+'four-flush'
+>>> high_strength7([c.index for c in parse_cards("Kh Kd Ks 9c 9h 2d 3s")]) == (
+...     evaluate_high("Kh Kd Ks 9c 9h 2d 3s").strength)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from engine import _tables as _t
+from engine.cards import RANK_CHARS, Card, format_cards, parse_cards
+from engine.errors import EngineError
+from engine.i18n import translate
+
+__all__ = [
+    "CATEGORIES",
+    "EXPOSED_GAMES",
+    "NO_LOW",
+    "EvaluationError",
+    "HandValue",
+    "bring_in_order",
+    "evaluate_exposed",
+    "evaluate_high",
+    "evaluate_low",
+    "evaluate_low8",
+    "evaluate_soko",
+    "high_strength",
+    "high_strength7",
+    "low8_strength",
+    "low8_strength7",
+    "low_strength",
+    "soko_strength",
+]
+
+CATEGORIES: Final = _t.CATEGORIES
+NO_LOW: Final = _t.NO_LOW
+EXPOSED_GAMES: Final = ("five-card-stud", "seven-card-stud", "seven-card-stud-hilo", "soko", "razz")
+"""The game ids :func:`evaluate_exposed` and :func:`bring_in_order` accept."""
+
+
+class EvaluationError(EngineError):
+    """Cards that cannot be evaluated: wrong number, duplicates, or an unknown game."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The strength API: card indices in, plain integers out, no checks.
+# ---------------------------------------------------------------------------------------------
+
+_KEY: Final = _t.CARD_KEY
+_BASE: Final = _t.SUIT_BASE
+_FLUSH_BITS: Final = _t.FLUSH_BITS
+_HIGH: Final = _t.HIGH_TABLE
+_FLUSH: Final = _t.FLUSH_TABLE
+_RBIT: Final = _t.RANK_BIT
+_LBIT: Final = _t.LOW_BIT
+_LPAIR: Final = _t.LOW_PAIR
+_LOW8: Final = _t.LOW8_TABLE
+_SUIT_OF_FLUSH: Final = {0x8: 0, 0x80: 1, 0x800: 2, 0x8000: 3}
+
+
+def _flush_strength(cards: Iterable[int], key: int) -> int:
+    suit = _SUIT_OF_FLUSH[key & _FLUSH_BITS]
+    mask = 0
+    for i in cards:
+        if i & 3 == suit:
+            mask |= _RBIT[i]
+    return _FLUSH[mask]
+
+
+def high_strength(cards: Sequence[int]) -> int:
+    """Strength of the best five-card high hand among 5 to 7 card indices (``Card.index``).
+
+    Equals ``evaluate_high(...).strength``; a greater strength is a better hand. No checks: the
+    caller passes 5 to 7 distinct indices in 0..51.
+
+    >>> high_strength([48, 49, 50, 51, 0]) > high_strength([44, 45, 46, 0, 1])
+    True
+    """
+    key = sum(map(_KEY.__getitem__, cards), _BASE)
+    if key & _FLUSH_BITS:
+        return _flush_strength(cards, key)
+    return _HIGH[key >> 16]
+
+
+def high_strength7(
+    cards: Sequence[int], _k: list[int] = _KEY, _h: dict[int, int] = _HIGH
+) -> int:
+    """:func:`high_strength` for exactly seven card indices, the fastest way to rank a stud hand.
+
+    >>> high_strength7([0, 5, 10, 15, 48, 30, 31]) >> 20  # 2-3-4-5-A: a straight (code 6)
+    6
+    """
+    a, b, c, d, e, f, g = cards
+    key = _k[a] + _k[b] + _k[c] + _k[d] + _k[e] + _k[f] + _k[g] + 0x3333
+    if key & 0x8888:
+        return _flush_strength(cards, key)
+    return _h[key >> 16]
+
+
+def low8_strength(cards: Sequence[int]) -> int:
+    """Strength of the best 8-or-better low among 5 to 7 card indices, or ``NO_LOW`` (-1).
+
+    Equals ``evaluate_low8(...).strength`` (and -1 where that is ``None``); greater is better.
+
+    >>> low8_strength([48, 0, 4, 8, 12]) > low8_strength([48, 0, 4, 8, 24])  # 5-4-3-2-A > 8-4-3-2-A
+    True
+    >>> low8_strength([48, 49, 0, 4, 8])
+    -1
+    """
+    mask = 0
+    for i in cards:
+        mask |= _LBIT[i]
+    return _LOW8[mask]
+
+
+def low8_strength7(
+    cards: Sequence[int], _p: list[list[int]] = _LPAIR, _b: list[int] = _LBIT, _l: list[int] = _LOW8
+) -> int:
+    """:func:`low8_strength` for exactly seven card indices."""
+    a, b, c, d, e, f, g = cards
+    return _l[_p[a][b] | _p[c][d] | _p[e][f] | _b[g]]
+
+
+def low_strength(cards: Sequence[int]) -> int:
+    """Strength of the best ace-to-five low (razz: no qualifier, pairs count against) among 5 to 7
+    card indices. Equals ``evaluate_low(...).strength``; greater is better (a lower hand)."""
+    key = sum(map(_KEY.__getitem__, cards), _BASE)
+    return _t.RAZZ_TABLE[key >> 16]
+
+
+def soko_strength(cards: Sequence[int]) -> int:
+    """Sökö strength of exactly five card indices (RULES.md §6). Equals
+    ``evaluate_soko(...).strength``; greater is better.
+
+    >>> soko_strength([50, 47, 43, 39, 0]) >> 20  # A-K-Q-J and a deuce: four-straight (code 2)
+    2
+    """
+    key = sum(map(_KEY.__getitem__, cards), _BASE)
+    if key & _FLUSH_BITS:
+        return _flush_strength(cards, key)
+    strength = _t.SOKO_TABLE[key >> 16]
+    four = (key + 0x1111) & _FLUSH_BITS
+    if four and strength < _t.FOUR_FLUSH << 20:
+        return _four_flush_strength(cards, _SUIT_OF_FLUSH[four])
+    return strength
+
+
+def _four_flush_strength(cards: Iterable[int], suit: int) -> int:
+    suited: list[int] = []
+    odd = 0
+    for i in cards:
+        if i & 3 == suit:
+            suited.append((i >> 2) + 2)
+        else:
+            odd = (i >> 2) + 2
+    suited.sort(reverse=True)
+    return (_t.FOUR_FLUSH << 20) | _t.pack([*suited, odd])
+
+
+# ---------------------------------------------------------------------------------------------
+# Exposed hands: who acts first (RULES.md §3).
+# ---------------------------------------------------------------------------------------------
+
+
+def _exposed_high_strength(ranks: list[int]) -> int:
+    """Strength of 1-4 upcards by pairs and high cards only (ranks 2..14)."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = [c for _, c in groups]
+    if shape[0] == 4:
+        code = _t.QUADS
+    elif shape[0] == 3:
+        code = _t.TRIPS
+    elif shape[0] == 2:
+        code = _t.TWO_PAIR if len(shape) > 1 and shape[1] == 2 else _t.PAIR
+    else:
+        code = _t.HIGH_CARD
+    ordered = [r for r, c in groups for _ in range(c)]
+    return (code << 20) | _t.pack(ordered)
+
+
+def _exposed_razz_strength(ranks: list[int]) -> int:
+    low = [1 if r == 14 else r for r in ranks]
+    counts: dict[int, int] = {}
+    for r in low:
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = [c for _, c in groups]
+    if shape[0] == 4:
+        code = _t.QUADS
+    elif shape[0] == 3:
+        code = _t.TRIPS
+    elif shape[0] == 2:
+        code = _t.TWO_PAIR if len(shape) > 1 and shape[1] == 2 else _t.PAIR
+    else:
+        code = _t.HIGH_CARD
+    ordered = [r for r, c in groups for _ in range(c)]
+    return _t.razz_pack(code, _t.pack(ordered))
+
+
+def _exposed_four_card_strength(cards: Sequence[Card]) -> int:
+    """Sökö four-flush or four-straight strength of exactly four upcards, or 0."""
+    ranks = sorted((c.rank for c in cards), reverse=True)
+    if len({c.suit for c in cards}) == 1:
+        return (_t.FOUR_FLUSH << 20) | _t.pack(ranks)
+    if len(set(ranks)) == 4:
+        if ranks[0] - ranks[3] == 3:
+            return (_t.FOUR_STRAIGHT << 20) | _t.pack(ranks)
+        if ranks == [14, 4, 3, 2]:
+            return (_t.FOUR_STRAIGHT << 20) | _t.pack([4, 3, 2, 1])
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The value API.
+# ---------------------------------------------------------------------------------------------
+
+def _rank_word(rank: int, form: str, lang: str) -> str:
+    return translate(f"rank.{14 if rank == 1 else rank}.{form}", lang)
+
+
+def hand_name(category: str, ranks: Sequence[int], lang: str = "en") -> str:
+    """A hand in words from its category and its ranks in reading order (ace low = 1).
+
+    >>> hand_name("full-house", [13, 13, 13, 9, 9], "it")
+    'Full di re con nove'
+    >>> hand_name("low", [8, 6, 4, 2, 1])
+    '8-6-4-2-A low'
+    """
+    if category == "low":
+        text = translate("hand.low", lang, low="-".join("A" if r in (1, 14) else
+                                                       RANK_CHARS[r - 2] for r in ranks))
+    elif category == "straight-flush" and ranks[0] == 14:
+        text = translate("hand.royal-flush", lang)
+    else:
+        distinct: list[int] = []
+        for r in ranks:
+            if r not in distinct:
+                distinct.append(r)
+        params: dict[str, str] = {}
+        for n, rank in enumerate(distinct[:2], start=1):
+            params[f"r{n}"] = _rank_word(rank, "one", lang)
+            params[f"p{n}"] = _rank_word(rank, "many", lang)
+            params[f"a{n}"] = _rank_word(rank, "at", lang)
+        text = translate(f"hand.{category}", lang, **params)
+    return text[:1].upper() + text[1:]
+
+
+def category_name(category: str, lang: str = "en") -> str:
+    """The category in words: ``category_name("full-house", "it") == 'Full'``."""
+    return translate(f"category.{category}", lang)
+
+
+class HandValue:
+    """The value of a hand under one evaluator: compare with ``<``, ``==``; read its words.
+
+    Values from the same evaluator (``kind``) are totally ordered by :attr:`strength`: a better
+    hand compares greater, hands of equal strength compare equal whatever their suits. Comparing
+    values of different kinds (a high value with a low one) raises ``TypeError``.
+
+    Attributes: ``kind`` (``high``, ``low8``, ``low``, ``soko``, ``exposed``), ``strength`` (the
+    integer of docs/evaluation.md), ``category`` (one of :data:`CATEGORIES`, or ``low`` for an
+    unpaired ace-to-five low), ``cards`` (the cards that play, in the order a dealer reads them).
+    """
+
+    __slots__ = ("_ranks", "cards", "category", "game", "kind", "strength")
+
+    kind: str
+    strength: int
+    category: str
+    cards: tuple[Card, ...]
+    game: str | None
+    _ranks: tuple[int, ...]
+
+    def __init__(
+        self,
+        kind: str,
+        strength: int,
+        category: str,
+        cards: tuple[Card, ...],
+        ranks: list[int],
+        game: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.game = game
+        self.strength = strength
+        self.category = category
+        self.cards = cards
+        self._ranks = tuple(r for r in ranks if r)
+
+    def _check(self, other: object) -> HandValue | None:
+        if not isinstance(other, HandValue):
+            return None
+        if other.kind != self.kind or other.game != self.game:
+            raise TypeError(
+                f"cannot compare a {self._scale()} value with a {other._scale()} value"
+            )
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return (
+            self.kind == other.kind and self.game == other.game and self.strength == other.strength
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.game, self.strength))
+
+    def _scale(self) -> str:
+        return self.kind if self.game is None else f"{self.kind} {self.game}"
+
+    def __lt__(self, other: object) -> bool:
+        o = self._check(other)
+        if o is None:
+            return NotImplemented
+        return self.strength < o.strength
+
+    def __le__(self, other: object) -> bool:
+        o = self._check(other)
+        if o is None:
+            return NotImplemented
+        return self.strength <= o.strength
+
+    def __gt__(self, other: object) -> bool:
+        o = self._check(other)
+        if o is None:
+            return NotImplemented
+        return self.strength > o.strength
+
+    def __ge__(self, other: object) -> bool:
+        o = self._check(other)
+        if o is None:
+            return NotImplemented
+        return self.strength >= o.strength
+
+    @property
+    def ranks(self) -> list[int]:
+        """The ranks that decide the value, in reading order (an ace playing low is 1)."""
+        return list(self._ranks)
+
+    def name(self, lang: str = "en") -> str:
+        """The hand in words, as a dealer says it: ``Full house, kings over nines``."""
+        return hand_name(self.category, self._ranks, lang)
+
+    def __str__(self) -> str:
+        return self.name("en")
+
+    def __repr__(self) -> str:
+        cards = format_cards(self.cards)
+        if self.kind == "exposed":
+            return f"evaluate_exposed({cards!r}, {self.game!r})"
+        return f"evaluate_{self.kind}({cards!r})"
+
+
+def _as_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
+    return parse_cards(cards)
+
+
+def _check_count(cards: tuple[Card, ...], low: int, high: int, what: str) -> None:
+    if not low <= len(cards) <= high:
+        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise EvaluationError(
+            f"{what} needs {allowed} cards, got {len(cards)}: {format_cards(cards) or 'none'!r}"
+        )
+
+
+def _pick(cards: Sequence[Card], ranks: list[int], suit: str | None = None) -> tuple[Card, ...]:
+    """The cards of the given ranks (ace 1 or 14), in that order, highest suits first."""
+    pool = sorted(cards, key=lambda c: c.index, reverse=True)
+    chosen: list[Card] = []
+    for rank in ranks:
+        want = 14 if rank == 1 else rank
+        for card in pool:
+            if card.rank == want and (suit is None or card.suit == suit) and card not in chosen:
+                chosen.append(card)
+                break
+    return tuple(chosen)
+
+
+def evaluate_high(cards: str | Iterable[Card | str]) -> HandValue:
+    """The best five-card high hand among 5 to 7 cards.
+
+    >>> v = evaluate_high("As Ad 7c 7h Kd 2s 3c")
+    >>> v.category, v.name(), v.name("it")
+    ('two-pair', 'Two pair, aces and sevens', 'Doppia coppia, assi e sette')
+    >>> v.cards
+    (Card.parse('As'), Card.parse('Ad'), Card.parse('7h'), Card.parse('7c'), Card.parse('Kd'))
+    """
+    hand = _as_cards(cards)
+    _check_count(hand, 5, 7, "A high hand")
+    indices = [c.index for c in hand]
+    strength = high_strength(indices)
+    code = strength >> 20
+    ranks = _t.unpack(strength)
+    suit = None
+    if code in (_t.FLUSH, _t.STRAIGHT_FLUSH):
+        key = sum(map(_KEY.__getitem__, indices), _BASE)
+        suit = "cdhs"[_SUIT_OF_FLUSH[key & _FLUSH_BITS]]
+    return HandValue("high", strength, CATEGORIES[code], _pick(hand, ranks, suit), ranks)
+
+
+def evaluate_low8(cards: str | Iterable[Card | str]) -> HandValue | None:
+    """The best 8-or-better ace-to-five low among 5 to 7 cards, or ``None`` when there is none.
+
+    Straights and flushes do not spoil a low. Category ``low``; cards read highest first.
+
+    >>> v = evaluate_low8("Ah 2h 3h 4h 5h 9c 9d")
+    >>> v.name(), v.name("it"), v.category
+    ('5-4-3-2-A low', 'Basso 5-4-3-2-A', 'low')
+    >>> evaluate_low8("8c 6d 4h 2s Ad") > evaluate_low8("8c 6d 5h 2s Ad")
+    True
+    """
+    hand = _as_cards(cards)
+    _check_count(hand, 5, 7, "An 8-or-better low")
+    strength = low8_strength([c.index for c in hand])
+    if strength == NO_LOW:
+        return None
+    ranks = _t.unpack(_t.LOW_TOP - strength)
+    return HandValue("low8", strength, "low", _pick(hand, ranks), ranks)
+
+
+def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
+    """The best ace-to-five low among 5 to 7 cards, with no qualifier (razz).
+
+    Pairs count against a low; straights and flushes do not. Category ``low`` for five different
+    ranks, else the pair category (``pair``, ``two-pair``...) the hand has to play.
+
+    >>> evaluate_low("Kh Qd 7c 3s 2h 7d Kc").name()
+    'K-Q-7-3-2 low'
+    >>> evaluate_low("5h 5d 4c 3s 2h").name()
+    'Pair of fives'
+    >>> evaluate_low("Kh Qd 7c 3s 2h") > evaluate_low("5h 5d 4c 3s 2h")
+    True
+    """
+    hand = _as_cards(cards)
+    _check_count(hand, 5, 7, "A razz low")
+    strength = low_strength([c.index for c in hand])
+    code = 15 - (strength >> 20)
+    ranks = _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF))
+    category = "low" if code == _t.HIGH_CARD else CATEGORIES[code]
+    return HandValue("low", strength, category, _pick(hand, ranks), ranks)
+
+
+def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
+    """The Sökö (Canadian stud) value of exactly five cards (RULES.md §6).
+
+    >>> v = evaluate_soko("Jh Qd Kc Ah 2s")
+    >>> v.category, v.name(), v.name("it")
+    ('four-straight', 'Four-straight, ace high', "Scala di quattro all'asso")
+    >>> evaluate_soko("Kh Th 7h 2h 2c") > evaluate_soko("Ah Kd Qc Jh 5s")
+    True
+    >>> evaluate_soko("3c 3d 5h 5s 9c") > evaluate_soko("Kh Th 7h 2h 2c")
+    True
+    """
+    hand = _as_cards(cards)
+    _check_count(hand, 5, 5, "A Sökö hand")
+    indices = [c.index for c in hand]
+    strength = soko_strength(indices)
+    code = strength >> 20
+    ranks = _t.unpack(strength)
+    played: tuple[Card, ...]
+    if code == _t.FOUR_FLUSH:
+        counts = {s: sum(1 for c in hand if c.suit == s) for s in "cdhs"}
+        suit = next(s for s, n in counts.items() if n == 4)
+        flush_part = _pick(hand, ranks[:4], suit)
+        odd = tuple(c for c in hand if c not in flush_part)
+        played = flush_part + odd
+    elif code in (_t.FLUSH, _t.STRAIGHT_FLUSH):
+        played = _pick(hand, ranks, hand[0].suit)
+    else:
+        played = _pick(hand, ranks)
+    return HandValue("soko", strength, CATEGORIES[code], played, ranks)
+
+
+def evaluate_exposed(
+    cards: str | Iterable[Card | str], game: str, *, last_round: bool | None = None
+) -> HandValue:
+    """Strength of 1 to 4 upcards for deciding who acts first (RULES.md §3).
+
+    Four of a kind > three of a kind > two pair > one pair > high cards; straights and flushes do
+    not count. In ``razz`` the lowest hand is best, so it compares greatest. In ``soko`` four
+    upcards making a four-straight or four-flush count as that hand on the last round:
+    ``last_round=None`` (the default) takes four upcards to be the last round, which is always
+    true in Sökö (one downcard, four upcards); pass ``last_round`` to say it outright.
+    Equal-strength hands compare equal: the caller breaks ties (nearest the dealer).
+
+    >>> evaluate_exposed("Kh Kd", "seven-card-stud") > evaluate_exposed("Ah Qd", "seven-card-stud")
+    True
+    >>> evaluate_exposed("7h 4d 2c", "razz") > evaluate_exposed("8h 4d 2c", "razz")
+    True
+    >>> evaluate_exposed("9h Th Jh Qh", "soko").name()
+    'Four-flush, queen high'
+    >>> evaluate_exposed("9h Th Jh Qh", "five-card-stud").name()
+    'Queen high'
+    """
+    if game not in EXPOSED_GAMES:
+        raise EvaluationError(f"{game!r} is not a game: games are {', '.join(EXPOSED_GAMES)}")
+    hand = _as_cards(cards)
+    _check_count(hand, 1, 4, "An exposed hand")
+    ranks = [c.rank for c in hand]
+    if game == "razz":
+        strength = _exposed_razz_strength(ranks)
+        code = 15 - (strength >> 20)
+        read = [r for r in _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF)) if r]
+        category = "low" if code == _t.HIGH_CARD else CATEGORIES[code]
+        return HandValue("exposed", strength, category, _pick(hand, read), read, game)
+    strength = _exposed_high_strength(ranks)
+    if game == "soko" and len(hand) == 4 and (last_round is None or last_round):
+        strength = max(strength, _exposed_four_card_strength(hand))
+    read = [r for r in _t.unpack(strength) if r]
+    code = strength >> 20
+    suit = hand[0].suit if code == _t.FOUR_FLUSH else None
+    return HandValue("exposed", strength, CATEGORIES[code], _pick(hand, read, suit), read, game)
+
+
+def bring_in_order(card: Card | str, game: str, *, bring_in: bool | None = None) -> int:
+    """Sort key for the first round: the upcard with the greatest key is forced to act first.
+
+    With a bring-in the lowest upcard brings in, aces high, clubs lowest; in ``razz`` the highest
+    upcard, aces low, spades highest (RULES.md §3). Without a bring-in (``soko`` by default) the
+    highest upcard opens, spades highest. ``bring_in=None`` takes the game's default; pass
+    ``bring_in=True`` for a Sökö table playing the ``bring_in`` house rule.
+
+    >>> str(max(parse_cards("2d 2c Ah"), key=lambda c: bring_in_order(c, "seven-card-stud")))
+    '2c'
+    >>> str(max(parse_cards("Kd Ks Ah"), key=lambda c: bring_in_order(c, "razz")))
+    'Ks'
+    >>> str(max(parse_cards("Kd Ks 9h"), key=lambda c: bring_in_order(c, "soko")))
+    'Ks'
+    >>> str(max(parse_cards("Kd Ks 9h"), key=lambda c: bring_in_order(c, "soko", bring_in=True)))
+    '9h'
+    """
+    if game not in EXPOSED_GAMES:
+        raise EvaluationError(f"{game!r} is not a game: games are {', '.join(EXPOSED_GAMES)}")
+    c = card if isinstance(card, Card) else Card.parse(card)
+    if bring_in is None:
+        bring_in = game != "soko"
+    if not bring_in:
+        return c.index
+    if game == "razz":
+        rank = 1 if c.rank == 14 else c.rank
+        return rank * 4 + c.suit_order
+    return 51 - c.index
