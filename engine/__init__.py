@@ -43,3 +43,14 @@ __all__ = [
     "parse_cards",
     "soko_strength",
 ]
+
+_BATCH = ("evaluate_high_batch", "evaluate_low8_batch", "evaluate_low_batch", "evaluate_soko_batch")
+
+
+def __getattr__(name: str) -> object:
+    # The numpy batch evaluators load on first use, so that importing the engine stays light.
+    if name in _BATCH:
+        from engine import batch
+
+        return getattr(batch, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

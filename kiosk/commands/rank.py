@@ -1,0 +1,78 @@
+"""``stud-kiosk rank``: name a hand as the dealer would, with its category and the cards that play.
+
+    $ stud-kiosk rank Kh Kd Ks 9c 9h 2d 3s
+    Full house, kings over nines
+      category: Full house (full-house)
+      cards: Ks Kh Kd 9h 9c
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "name a hand (5 to 7 cards) in words, with its category and the five cards that play"
+GAMES = ("seven-card-stud", "five-card-stud", "seven-card-stud-hilo", "soko", "razz")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        choices=GAMES,
+        default="seven-card-stud",
+        help="how to rank the hand (default seven-card-stud: best five for high)",
+    )
+    parser.add_argument("--lang", choices=("en", "it"), default="en", help="language (default en)")
+    parser.add_argument(
+        "cards", nargs="+", metavar="CARDS", help="the cards, together or apart: 'AhKd7c' or Ah Kd 7c"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine import (
+        EngineError,
+        HandValue,
+        evaluate_high,
+        evaluate_low,
+        evaluate_low8,
+        evaluate_soko,
+        format_cards,
+        parse_cards,
+    )
+    from engine.evaluate import EvaluationError, category_name
+    from engine.i18n import translate
+
+    lang: str = args.lang
+    game: str = args.game
+
+    def show(value: HandValue, label: str | None = None) -> None:
+        title = value.name(lang)
+        print(f"{translate(label, lang)}: {title}" if label else title)
+        category = category_name(value.category, lang)
+        print(f"  {translate('hands.label.category', lang)}: {category} ({value.category})")
+        print(f"  {translate('hands.label.cards', lang)}: {format_cards(value.cards)}")
+
+    try:
+        cards = parse_cards(" ".join(args.cards))
+        if game in ("five-card-stud", "soko") and len(cards) != 5:
+            raise EvaluationError(
+                f"{game} hands have exactly 5 cards, got {len(cards)}: {format_cards(cards)!r}"
+            )
+        if game == "soko":
+            show(evaluate_soko(cards))
+        elif game == "razz":
+            show(evaluate_low(cards))
+        elif game == "seven-card-stud-hilo":
+            high = evaluate_high(cards)
+            low = evaluate_low8(cards)
+            show(high, "hands.label.high")
+            if low is None:
+                print(f"{translate('hands.label.low', lang)}: {translate('hands.no-low', lang)}")
+            else:
+                show(low, "hands.label.low")
+        else:
+            show(evaluate_high(cards))
+    except EngineError as exc:
+        print(f"stud-kiosk rank: {exc}", file=sys.stderr)
+        return 2
+    return 0
