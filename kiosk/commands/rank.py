@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--lang", choices=("en", "it"), default="en", help="language (default en)")
     parser.add_argument(
-        "cards", nargs="+", metavar="CARDS", help="the cards, together or apart: 'AhKd7c' or Ah Kd 7c"
+        "cards", nargs="+", metavar="CARDS", help="the cards, together or apart: AhKd7c or Ah Kd 7c"
     )
 
 
