@@ -101,6 +101,8 @@ def _render_sheet(cache: Path, out: Path, deck: str, rel: str) -> None:
     subprocess.run(["rsvg-convert", "-z", "4", "--background-color", "white", "-o",
                     str(sheet_png)], input=svg, check=True)
     sheet = cv2.imread(str(sheet_png))
+    if sheet is None:
+        raise RuntimeError(f"{rel}: could not be rendered")
     names = {f"{_GNOME_RANK.get(r, r)}_{_GNOME_SUIT[s]}": r + s for r in RANKS for s in SUITS}
     names["back"] = "back"
     for el in ET.fromstring(svg).iter():
@@ -126,6 +128,8 @@ def _render_grid(cache: Path, out: Path, deck: str, width: int) -> None:
     subprocess.run(["rsvg-convert", "-w", str(13 * width), "--background-color", "white",
                     "-o", str(sheet_png), str(src)], check=True)
     sheet = cv2.imread(str(sheet_png))
+    if sheet is None:
+        raise RuntimeError(f"{src}: could not be rendered")
     cell_w, cell_h = sheet.shape[1] / 13, sheet.shape[0] / 5
 
     def cell(col: int, row: int) -> Any:

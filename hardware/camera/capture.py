@@ -1,0 +1,265 @@
+"""Camera capture in a background thread, from a configured source.
+
+Sources (``open_source``):
+
+- a V4L2 device: an index (``"0"``) or a path (``"/dev/video0"``);
+- a network stream: ``rtsp://``, ``http://``, ``https://``, ``udp://``... URL;
+- a video file;
+- a folder of images (JPEG/PNG, read in name order, looping): the stand-in for demos and tests.
+
+:class:`Capture` keeps the newest frame and hands it out with a sequence number; it reports every
+change of state through a status callback (``"connected"``, ``"lost"``, ``"reconnecting"``,
+``"stopped"``) and, when the camera disappears, keeps trying to reopen it without stopping. A frame
+that cannot be decoded (garbage bytes, a truncated JPEG) is reported as a ``"bad-frame"`` status
+with the reason and skipped; capture goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from hardware.camera.recognize import RecognitionError, decode_image
+
+#: a BGR or grey picture as OpenCV returns it
+Image = npt.NDArray[Any]
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
+URL_SCHEMES = ("rtsp://", "rtsps://", "http://", "https://", "udp://", "tcp://", "rtmp://")
+
+
+class CaptureError(RuntimeError):
+    """A source that cannot be opened, or a frame that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    state: str  # connected | lost | reconnecting | bad-frame | stopped
+    source: str
+    detail: str = ""
+
+
+StatusCallback = Callable[[Status], None]
+
+
+class FrameSource(Protocol):
+    description: str
+
+    def read(self) -> Image:
+        """The next frame; raises CaptureError (frame unusable) or ConnectionError (source gone)."""
+
+    def close(self) -> None: ...
+
+
+class FolderSource:
+    """Images of a folder, in name order, looping; one frame per ``read``."""
+
+    def __init__(self, folder: Path, loop: bool = True) -> None:
+        if not folder.is_dir():
+            raise CaptureError(f"{folder}: not a folder of images")
+        self.folder = folder
+        self.loop = loop
+        self.description = f"folder {folder}"
+        self._files: list[Path] = []
+        self._pos = 0
+        self._rescan()
+        if not self._files:
+            kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+            raise CaptureError(f"{folder}: no images (expected {kinds})")
+
+    def _rescan(self) -> None:
+        self._files = sorted(p for p in self.folder.iterdir()
+                             if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+
+    def read(self) -> Image:
+        if not self.folder.is_dir():
+            raise ConnectionError(f"{self.folder} is gone")
+        if self._pos >= len(self._files):
+            if not self.loop:
+                raise EOFError("end of the images")
+            self._rescan()
+            self._pos = 0
+            if not self._files:
+                raise ConnectionError(f"{self.folder} has no images left")
+        path = self._files[self._pos]
+        self._pos += 1
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ConnectionError(f"{path}: {exc.strerror}") from exc
+        try:
+            return decode_image(data)
+        except RecognitionError as exc:
+            raise CaptureError(f"{path.name}: {exc}") from exc
+
+    def close(self) -> None:
+        pass
+
+
+class VideoSource:
+    """A V4L2 device, a network stream or a video file, through ``cv2.VideoCapture``."""
+
+    def __init__(self, spec: str, width: int = 1280, height: int = 720) -> None:
+        self.spec = spec
+        self.description = spec
+        target: int | str = int(spec) if spec.isdigit() else spec
+        if isinstance(target, int) or spec.startswith("/dev/video"):
+            cap = cv2.VideoCapture(target, cv2.CAP_V4L2)
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        else:
+            cap = cv2.VideoCapture(target)
+        if not cap.isOpened():
+            cap.release()
+            raise ConnectionError(f"cannot open {spec}")
+        self._cap = cap
+
+    def read(self) -> Image:
+        ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise ConnectionError(f"{self.spec}: no frame")
+        return np.asarray(frame, dtype=np.uint8)
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+def open_source(spec: str) -> FrameSource:
+    """Open a source named by configuration (see the module documentation)."""
+    spec = spec.strip()
+    if not spec:
+        raise CaptureError("no camera source given: use a device index or path, a URL, "
+                           "a video file or a folder of images")
+    path = Path(spec)
+    if path.is_dir():
+        return FolderSource(path)
+    if spec.isdigit() or spec.startswith("/dev/") or spec.startswith(URL_SCHEMES):
+        return VideoSource(spec)
+    if path.is_file():
+        return VideoSource(spec)
+    raise CaptureError(f"{spec}: not a device, URL, video file or folder of images")
+
+
+class Capture:
+    """Reads a source in a background thread; the newest frame is always available.
+
+    ``opener`` (re)opens the source; a source that fails is closed and reopened every
+    ``retry_s`` seconds until :meth:`stop`. ``frame_interval_s`` paces sources that are not
+    paced by themselves (a folder, a file)."""
+
+    def __init__(self, opener: Callable[[], FrameSource], on_status: StatusCallback | None = None,
+                 frame_interval_s: float = 0.0, retry_s: float = 1.0, name: str = "camera") -> None:
+        self._opener = opener
+        self._on_status = on_status
+        self._interval = frame_interval_s
+        self._retry = retry_s
+        self._name = name
+        self._lock = threading.Condition()
+        self._frame: Image | None = None
+        self._seq = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.connected = False
+        self.bad_frames = 0
+        self.reconnects = 0
+
+    @classmethod
+    def from_spec(cls, spec: str, **kwargs: object) -> Capture:
+        return cls(lambda: open_source(spec), name=spec, **kwargs)  # type: ignore[arg-type]
+
+    def _status(self, state: str, detail: str = "") -> None:
+        if self._on_status is not None:
+            with contextlib.suppress(Exception):  # a faulty listener must not stop capture
+                self._on_status(Status(state, self._name, detail))
+
+    def start(self) -> Capture:
+        if self._thread is not None:
+            return self
+        self._thread = threading.Thread(target=self._run, name=f"capture-{self._name}",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self) -> Capture:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def latest(self) -> tuple[int, Image | None]:
+        """(sequence number, newest frame); sequence 0 and None before the first frame."""
+        with self._lock:
+            return self._seq, self._frame
+
+    def wait_frame(self, after_seq: int, timeout: float = 5.0) -> tuple[int, Image | None]:
+        """Wait for a frame newer than ``after_seq``; returns what is there at the timeout."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._seq <= after_seq and not self._stop.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._lock.wait(left)
+            return self._seq, self._frame
+
+    def _run(self) -> None:
+        source: FrameSource | None = None
+        first = True
+        while not self._stop.is_set():
+            if source is None:
+                try:
+                    source = self._opener()
+                except (ConnectionError, CaptureError, OSError) as exc:
+                    self._status("lost" if first else "reconnecting", str(exc))
+                    first = False
+                    self._stop.wait(self._retry)
+                    continue
+                if not first:
+                    self.reconnects += 1
+                first = False
+                self.connected = True
+                self._status("connected", source.description)
+            try:
+                frame = source.read()
+            except CaptureError as exc:
+                self.bad_frames += 1
+                self._status("bad-frame", str(exc))
+                self._stop.wait(self._interval)
+                continue
+            except EOFError:
+                self._status("stopped", "end of the source")
+                break
+            except (ConnectionError, OSError) as exc:
+                source.close()
+                source = None
+                self.connected = False
+                self._status("lost", str(exc))
+                self._stop.wait(self._retry)
+                continue
+            with self._lock:
+                self._frame = frame
+                self._seq += 1
+                self._lock.notify_all()
+            if self._interval:
+                self._stop.wait(self._interval)
+        if source is not None:
+            source.close()
+        self.connected = False
+        if self._stop.is_set():
+            self._status("stopped", "")

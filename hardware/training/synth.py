@@ -1,0 +1,363 @@
+"""Synthetic table scenes from the permitted deck renders, with the glyph labels to train on.
+
+A scene is felt (colour, cloth texture, lamp falloff, vignette, colour cast), stud fans of cards at
+any angle (face-down cards first, each covered card showing 25-60 % of its width), chips, a camera
+perspective (tilt up to 35 degrees, a little roll), glare, blur, sensor noise and JPEG. One deck in
+four is drawn inverted (light print on a dark face) so that the classifier also reads such decks.
+
+Each card's corner-index glyphs are located once on the clean render (the rank is the top
+component of the top-left corner, the suit the next one below it) and carried through the same
+transforms as the art, so every glyph candidate found in a scene gets its true label.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from hardware.camera.recognize import CLASSES, Glyph, candidate_glyphs, glyph_patch
+
+#: a BGR or grey picture as OpenCV returns it
+Image = npt.NDArray[Any]
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+@dataclass
+class CardArt:
+    card: str  # "Ah", or "back"
+    image: Image
+    ink: npt.NDArray[np.bool_]
+    #: (class label, 4x2 corners in card pixels) for the index glyphs (both corners) and pips
+    glyphs: list[tuple[str, npt.NDArray[np.float64]]]
+    rank_h: float
+    #: the first ``n_index`` glyphs are the top-left index, the next as many the bottom-right one
+    n_index: int = 0
+
+
+def _class_of_rank(rank: str) -> str:
+    return "6" if rank in "69" else rank
+
+
+def _ink_mask(image: Image) -> npt.NDArray[np.bool_]:
+    bg = cv2.medianBlur(image, 31)
+    diff = np.abs(image.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    return np.asarray(diff > 70)
+
+
+def _box(x: float, y: float, w: float, h: float) -> npt.NDArray[np.float64]:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], dtype=np.float64)
+
+
+def label_card(card: str, image: Image) -> CardArt | None:
+    """Find the index glyphs of a clean card render; None when the layout is not understood."""
+    ink = _ink_mask(image)
+    h, w = ink.shape
+    edge = max(3, round(0.03 * w))
+    ink[:edge, :] = False
+    ink[-edge:, :] = False
+    ink[:, :edge] = False
+    ink[:, -edge:] = False
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    comps = [tuple(int(v) for v in stats[i]) for i in range(1, count)
+             if stats[i][4] >= 6 and max(stats[i][2], stats[i][3]) < 0.3 * h
+             and min(stats[i][2], stats[i][3]) > 2
+             and max(stats[i][2], stats[i][3]) < 8 * min(stats[i][2], stats[i][3])]
+    corner = [c for c in comps if c[0] < 0.22 * w and c[1] < 0.36 * h and c[1] > 0.005 * h
+              and c[3] > 0.025 * h]
+    if len(corner) < 2:
+        return None
+    corner.sort(key=lambda c: c[1])
+    top = corner[0]
+    rank_parts = [c for c in corner if abs(c[1] - top[1]) < 0.4 * top[3]
+                  and abs((c[1] + c[3]) - (top[1] + top[3])) < 0.4 * top[3]]
+    rank_parts.sort(key=lambda c: c[0])
+    rank, suit = card[0], card[1]
+    rank_bottom = max(c[1] + c[3] for c in rank_parts)
+    below = [c for c in corner if c[1] >= rank_bottom - 2 and c not in rank_parts]
+    if not below:
+        return None
+    suit_c = min(below, key=lambda c: c[1])
+    glyphs: list[tuple[str, npt.NDArray[np.float64]]] = []
+    if rank == "T" and len(rank_parts) == 2:
+        glyphs.append(("1", _box(*rank_parts[0][:4])))
+        glyphs.append(("T", _box(*rank_parts[1][:4])))
+    elif len(rank_parts) == 1:
+        glyphs.append((_class_of_rank(rank), _box(*rank_parts[0][:4])))
+    else:
+        return None
+    glyphs.append((suit, _box(*suit_c[:4])))
+    n_index = len(glyphs)
+    rank_h = float(max(c[3] for c in rank_parts))
+    # the opposite corner holds the same index turned half round
+    turned = [(lab, np.array([[w - x, h - y] for x, y in box])) for lab, box in glyphs]
+    glyphs += turned
+    if rank in "23456789TA":
+        used = {tuple(b.ravel()) for _, b in glyphs}
+        for c in comps:
+            box = _box(*c[:4])
+            if tuple(box.ravel()) in used or c[3] < rank_h * 0.8:
+                continue
+            if 0.18 * w < c[0] + c[2] / 2 < 0.82 * w:
+                glyphs.append((suit, box))
+    return CardArt(card, image, ink, glyphs, rank_h, n_index)
+
+
+def load_decks(png_root: Path) -> dict[str, list[CardArt]]:
+    """Every deck in ``png_root`` (one folder per deck): its labelled cards, backs last."""
+    decks: dict[str, list[CardArt]] = {}
+    for folder in sorted(p for p in png_root.iterdir() if p.is_dir()):
+        arts: list[CardArt] = []
+        for r in RANKS:
+            for s in SUITS:
+                img = cv2.imread(str(folder / f"{r}{s}.png"))
+                if img is None:
+                    continue
+                art = label_card(r + s, img)
+                if art is not None:
+                    arts.append(art)
+        for back in sorted(folder.glob("back*.png")):
+            img = cv2.imread(str(back))
+            if img is not None:
+                arts.append(CardArt("back", img, np.zeros(img.shape[:2], bool), [], 0.0))
+        decks[folder.name] = arts
+    return decks
+
+
+def invert_art(art: CardArt, rng: random.Random) -> CardArt:
+    """The same card printed light on a dark face (colour by suit half of the time)."""
+    red_suit = art.card[1:] in ("h", "d")
+    face: tuple[int, ...]
+    if rng.random() < 0.5:
+        face = (30, 30, rng.randint(120, 170)) if red_suit else (rng.randint(15, 40),) * 3
+    else:
+        face = tuple(rng.randint(10, 120) for _ in range(3))
+    light = rng.randint(180, 245)
+    img = np.empty_like(art.image)
+    img[:] = np.array(face, dtype=np.uint8)
+    img[art.ink] = light
+    _h, w = img.shape[:2]
+    border = max(2, w // 40)
+    img[:border, :] = light
+    img[-border:, :] = light
+    img[:, :border] = light
+    img[:, -border:] = light
+    return CardArt(art.card, img, art.ink, art.glyphs, art.rank_h, art.n_index)
+
+
+def _felt(rng: random.Random, w: int, h: int
+          ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    colours = {"green": (40, 110, 30), "blue": (120, 70, 20), "red": (35, 30, 120),
+               "grey": (90, 90, 90)}
+    base = np.array(rng.choice(list(colours.values())), np.float32)
+    base *= rng.uniform(0.6, 1.3)
+    img = np.ones((h, w, 3), np.float32) * base
+    noise = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 1, (h, w, 1)).astype(np.float32)
+    img += cv2.GaussianBlur(noise, (0, 0), 0.8)[..., None] * rng.uniform(3, 9)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.1, 0.7) * h
+    r = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(w, h)
+    falloff = 1.0 - rng.uniform(0.2, 0.7) * np.clip(r, 0, 1.2) ** 1.5
+    return np.clip(img, 0, 255), falloff.astype(np.float32)
+
+
+def _rounded_mask(w: int, h: int) -> Image:
+    mask = np.zeros((h, w), np.uint8)
+    r = max(2, w // 14)
+    cv2.rectangle(mask, (r, 0), (w - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - r), 255, -1)
+    for cx, cy in ((r, r), (w - r - 1, r), (r, h - r - 1), (w - r - 1, h - r - 1)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    return mask
+
+
+def _camera(rng: random.Random, w: int, h: int) -> npt.NDArray[np.float64]:
+    """A homography for a camera tilted up to 35 degrees with a little roll."""
+    tilt = math.radians(rng.uniform(0, 35))
+    shrink = math.tan(tilt) * 0.35
+    squash = math.cos(tilt)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dx = shrink * w / 2
+    dst = np.array([[dx, h * (1 - squash)], [w - dx, h * (1 - squash)], [w, h], [0, h]],
+                   np.float32)
+    m = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    roll = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-6, 6), 1.0)
+    return np.vstack([roll, [0, 0, 1]]) @ m
+
+
+@dataclass
+class Placed:
+    art: CardArt
+    matrix: npt.NDArray[np.float64]
+    face_up: bool
+
+
+@dataclass
+class Scene:
+    image: Image
+    #: visible glyphs: (class label, 4x2 corners in scene pixels)
+    glyphs: list[tuple[str, npt.NDArray[np.float64]]]
+    placed: list[Placed]
+    #: the face-up cards with at least one whole corner index in view
+    readable: list[str]
+
+
+def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
+               size: tuple[int, int] = (960, 640)) -> Scene:
+    """A scene, its visible glyphs and its readable cards."""
+    w, h = size
+    felt, falloff = _felt(rng, w, h)
+    canvas = felt.copy()
+    owner = np.full((h, w), -1, np.int32)
+    deck_name = rng.choice(list(decks))
+    arts = [a for a in decks[deck_name] if a.card != "back"]
+    backs = [a for d in decks.values() for a in d if a.card == "back"]
+    inverted = rng.random() < 0.25
+    cam = _camera(rng, w, h)
+    placed: list[Placed] = []
+    rng.shuffle(arts)
+    pool = iter(arts)
+    centres: list[tuple[float, float]] = []
+    for _ in range(rng.randint(1, 5)):
+        rank_px = rng.uniform(7, 22)
+        angle = rng.uniform(0, 2 * math.pi)
+        for _try in range(30):
+            cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
+            if all(math.hypot(cx - a, cy - b) > 260 for a, b in centres):
+                break
+        else:
+            break
+        centres.append((cx, cy))
+        n_down = rng.randint(0, 2)
+        n_up = rng.randint(1, 4)
+        step_frac = rng.uniform(0.25, 0.6)
+        side = rng.choice((1, -1))
+        step_y = rng.uniform(-0.15, 0.15)
+        for k in range(n_down + n_up):
+            face_up = k >= n_down
+            if face_up:
+                art = next(pool, None)
+                if art is None:
+                    break
+                if inverted:
+                    art = invert_art(art, rng)
+            else:
+                art = rng.choice(backs)
+            ih, iw = art.image.shape[:2]
+            ref = next((a for a in arts if a.rank_h > 0), art)
+            scale = rank_px / max(ref.rank_h, 1.0) * ref.image.shape[1] / iw
+            scale = min(scale, 170.0 / iw)
+            card_w = iw * scale
+            ox = side * k * step_frac * card_w
+            oy = k * step_y * card_w
+            ca, sa = math.cos(angle), math.sin(angle)
+            a = np.array([[scale * ca, -scale * sa, 0], [scale * sa, scale * ca, 0], [0, 0, 1]])
+            t = np.array([[1, 0, cx + ca * ox - sa * oy - (ca * iw - sa * ih) * scale / 2],
+                          [0, 1, cy + sa * ox + ca * oy - (sa * iw + ca * ih) * scale / 2],
+                          [0, 0, 1]])
+            matrix = cam @ t @ a
+            placed.append(Placed(art, matrix, face_up))
+    glyphs: list[tuple[str, npt.NDArray[np.float64]]] = []
+    for idx, p in enumerate(placed):
+        ih, iw = p.art.image.shape[:2]
+        warped = cv2.warpPerspective(p.art.image, p.matrix, (w, h), flags=cv2.INTER_AREA,
+                                     borderMode=cv2.BORDER_CONSTANT)
+        mask = cv2.warpPerspective(_rounded_mask(iw, ih), p.matrix, (w, h), flags=cv2.INTER_AREA)
+        sel = mask > 127
+        alpha = (mask.astype(np.float32) / 255.0)[..., None]
+        canvas = canvas * (1 - alpha) + warped.astype(np.float32) * alpha
+        owner[sel] = idx
+    readable: list[str] = []
+    for idx, p in enumerate(placed):
+        if not p.face_up:
+            continue
+        seen: list[int] = []
+        for gi, (label, box) in enumerate(p.art.glyphs):
+            pts = cv2.perspectiveTransform(box[None].astype(np.float64), p.matrix)[0]
+            x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+            if x0 < 0 or y0 < 0 or x1 >= w or y1 >= h:
+                continue
+            region = owner[y0:y1 + 1, x0:x1 + 1]
+            if region.size and (region == idx).mean() > 0.97:
+                glyphs.append((label, pts))
+                seen.append(gi)
+        n = p.art.n_index
+        if set(range(n)) <= set(seen) or set(range(n, 2 * n)) <= set(seen):
+            readable.append(p.art.card)
+    # chips on the felt
+    for _ in range(rng.randint(0, 4)):
+        c = (rng.uniform(0, w), rng.uniform(0, h))
+        r = rng.uniform(10, 24)
+        col = tuple(rng.randint(20, 230) for _ in range(3))
+        cv2.circle(canvas, (int(c[0]), int(c[1])), int(r), col, -1, cv2.LINE_AA)
+        for j in range(6):
+            ang = j * math.pi / 3
+            p0 = (int(c[0] + math.cos(ang) * r * 0.7), int(c[1] + math.sin(ang) * r * 0.7))
+            cv2.circle(canvas, p0, max(2, int(r * 0.15)), (235, 235, 235), -1, cv2.LINE_AA)
+    canvas *= falloff[..., None]
+    cast = np.array([rng.uniform(0.85, 1.1) for _ in range(3)], np.float32)
+    canvas *= cast
+    if rng.random() < 0.35:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+        sx, sy = rng.uniform(20, 120), rng.uniform(20, 120)
+        blob = np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2))
+        canvas += (blob * rng.uniform(40, 110))[..., None]
+    sigma = rng.uniform(0, 1.5)
+    if sigma > 0.2:
+        canvas = np.asarray(cv2.GaussianBlur(canvas, (0, 0), sigma), np.float32)
+    noise = np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(0, 5), canvas.shape)
+    canvas = np.clip(canvas + noise, 0, 255).astype(np.uint8)
+    ok, jpg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(60, 90)])
+    scene = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else canvas
+    return Scene(np.asarray(scene, np.uint8), glyphs, placed, readable)
+
+
+def label_candidates(cands: list[Glyph], glyphs: list[tuple[str, npt.NDArray[np.float64]]]
+                     ) -> list[int | None]:
+    """Class index per candidate (None: ambiguous, left out of training)."""
+    boxes = [(lab, pts.min(axis=0), pts.max(axis=0)) for lab, pts in glyphs]
+    out: list[int | None] = []
+    other = CLASSES.index("other")
+    for g in cands:
+        cx, cy = g.x + g.w / 2, g.y + g.h / 2
+        label: int | None = other
+        for lab, lo, hi in boxes:
+            gw, gh = hi - lo
+            if lo[0] - 2 <= cx <= hi[0] + 2 and lo[1] - 2 <= cy <= hi[1] + 2:
+                ratio = g.size / max(gw, gh, 1.0)
+                inter_w = min(g.x + g.w, hi[0]) - max(g.x, lo[0])
+                inter_h = min(g.y + g.h, hi[1]) - max(g.y, lo[1])
+                overlap = max(inter_w, 0) * max(inter_h, 0) / max(g.w * g.h, 1)
+                label = CLASSES.index(lab) if 0.7 <= ratio <= 1.35 and overlap > 0.6 else None
+                break
+        out.append(label)
+    return out
+
+
+def scene_samples(decks: dict[str, list[CardArt]], seed: int
+                  ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+    rng = random.Random(seed)
+    made = make_scene(decks, rng)
+    scene, glyphs = made.image, made.glyphs
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    cands = candidate_glyphs(gray)
+    labels = label_candidates(cands, glyphs)
+    xs, ys = [], []
+    other = CLASSES.index("other")
+    for g, lab in zip(cands, labels, strict=True):
+        if lab is None or (lab == other and rng.random() > 0.5):
+            continue
+        xs.append(glyph_patch(scene, gray, g))
+        ys.append(lab)
+    if not xs:
+        return np.zeros((0, 2, 32, 32), np.float16), np.zeros((0,), np.int64)
+    return np.stack(xs).astype(np.float16), np.array(ys, np.int64)

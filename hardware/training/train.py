@@ -1,0 +1,146 @@
+"""Train the card-index classifier on synthetic scenes and export it to ONNX.
+
+    python -m hardware.training.fetch                  # deck art into .cache/cards (once)
+    nice -n 10 python -m hardware.training.train --scenes 2000 --epochs 12
+
+Needs the ``train`` extra (PyTorch for the CPU, onnx). The exported model is read at run time by
+``cv2.dnn.readNetFromONNX`` alone. Runs on at most two threads (the table computer is small and the
+build machine shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from hardware.camera.recognize import CLASSES, MODEL_PATH, PATCH
+
+_DECKS: Any = None
+
+
+def _init(png_root: str) -> None:
+    global _DECKS
+    from hardware.training.synth import load_decks
+
+    _DECKS = load_decks(Path(png_root))
+
+
+def _one(seed: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+    from hardware.training.synth import scene_samples
+
+    return scene_samples(_DECKS, seed)
+
+
+def generate(png_root: Path, first_seed: int, scenes: int, workers: int
+             ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+    with Pool(workers, initializer=_init, initargs=(str(png_root),)) as pool:
+        parts = pool.map(_one, range(first_seed, first_seed + scenes), chunksize=8)
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    return x, y
+
+
+def build_model() -> Any:
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list[Any]:
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                nn.Conv2d(cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                nn.MaxPool2d(2)]
+
+    return nn.Sequential(
+        *block(2, 24), *block(24, 48), *block(48, 96),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(96 * (PATCH // 8) ** 2, 128), nn.ReLU(),
+        nn.Linear(128, len(CLASSES)),
+    )
+
+
+def augment(xb: Any) -> Any:
+    """Random quarter turns and flips of nothing but orientation (the scenes give all angles)."""
+    import torch
+
+    k = int(torch.randint(0, 4, (1,)))
+    xb = torch.rot90(xb, k, dims=(2, 3))
+    xb[:, 0] = xb[:, 0] * (0.8 + 0.4 * torch.rand(xb.shape[0], 1, 1)) + 0.1 * (
+        torch.rand(xb.shape[0], 1, 1) - 0.5)
+    return xb
+
+
+def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[np.float16],
+          yv: npt.NDArray[np.int64], epochs: int, out: Path) -> None:
+    import torch
+    import torch.nn as nn
+
+    torch.set_num_threads(2)
+    torch.manual_seed(0)
+    model = build_model()
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
+    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5,
+                           dtype=torch.float32)
+    loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=0.05)
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * (len(x) // 256 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    xt, yt = torch.from_numpy(x.astype(np.float32)), torch.from_numpy(y)
+    xvt, yvt = torch.from_numpy(xv.astype(np.float32)), torch.from_numpy(yv)
+    for epoch in range(epochs):
+        model.train()
+        perm = torch.randperm(len(xt))
+        t0, total = time.time(), 0.0
+        for i in range(0, len(xt), 256):
+            idx = perm[i:i + 256]
+            xb = augment(xt[idx].clone())
+            loss = loss_fn(model(xb), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        model.eval()
+        with torch.no_grad():
+            pred = torch.cat([model(xvt[i:i + 1024]).argmax(1) for i in range(0, len(xvt), 1024)])
+        acc = float((pred == yvt).float().mean())
+        print(f"epoch {epoch + 1}/{epochs} loss {total / len(xt):.4f} val acc {acc:.4f} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+    model.eval()
+    dummy = torch.zeros(1, 2, PATCH, PATCH)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (dummy,), str(out), input_names=["patch"], output_names=["logits"],
+                      dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}}, opset_version=13,
+                      dynamo=False)
+    print(f"model written to {out} ({out.stat().st_size / 1024:.0f} KiB)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
+    parser.add_argument("--data", type=Path, default=Path(".cache/cards/patches.npz"))
+    parser.add_argument("--scenes", type=int, default=2000)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args(argv)
+    if args.data.exists():
+        data = np.load(args.data)
+        x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
+    else:
+        t0 = time.time()
+        x, y = generate(args.png, 0, args.scenes, args.workers)
+        xv, yv = generate(args.png, 10_000_000, max(args.scenes // 10, 20), args.workers)
+        np.savez(args.data, x=x, y=y, xv=xv, yv=yv)
+        print(f"{len(x)} training patches from {args.scenes} scenes in {time.time() - t0:.0f} s")
+    print("per class:", dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(),
+                                 strict=True)))
+    train(x, y, xv, yv, args.epochs, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""``stud-kiosk recognize``: read the face-up cards in pictures of the table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "recognise the face-up cards in camera pictures (one JSON line per picture with --json)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG or PNG pictures")
+    parser.add_argument("--json", action="store_true",
+                        help='print one JSON line per picture: {"file", "cards": [{"card", '
+                             '"confidence", "quad"}]}')
+    parser.add_argument("--min-confidence", type=float, default=None,
+                        help="report only cards at or above this confidence, 0..1 "
+                             "(default: the model's tuned threshold)")
+    parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: built-in)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from hardware.camera.recognize import (
+        DEFAULT_MIN_CONFIDENCE,
+        MODEL_PATH,
+        RecognitionError,
+        Recognizer,
+        load_image,
+    )
+
+    threshold = DEFAULT_MIN_CONFIDENCE if args.min_confidence is None else args.min_confidence
+    if not 0.0 <= threshold <= 1.0:
+        print(f"--min-confidence {threshold}: must be between 0 and 1", file=sys.stderr)
+        return 2
+    try:
+        recognizer = Recognizer(args.model or MODEL_PATH, min_confidence=threshold)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"cannot load the card model: {exc}", file=sys.stderr)
+        return 2
+    failures = 0
+    for name in args.images:
+        try:
+            result = recognizer.read(load_image(name))
+        except RecognitionError as exc:
+            failures += 1
+            print(f"{exc}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"file": Path(name).name, "cards": [], "error": str(exc)}),
+                      flush=True)
+            continue
+        if args.json:
+            line = {"file": Path(name).name, "cards": [c.to_json() for c in result.cards]}
+            print(json.dumps(line), flush=True)
+        else:
+            cards = ", ".join(f"{c.card} {c.confidence:.0%}" for c in result.cards) or "no card"
+            extra = f" ({result.unknown} unread)" if result.unknown else ""
+            print(f"{name}: {cards}{extra}", flush=True)
+    return 1 if failures else 0

@@ -1,0 +1,176 @@
+"""Camera capture: the folder-of-images source, bad frames, a camera that goes and comes back."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera.capture import (
+    Capture,
+    CaptureError,
+    FolderSource,
+    Status,
+    VideoSource,
+    open_source,
+)
+from hardware.camera.recognize import RecognitionError, decode_image
+
+
+def _frame(value: int) -> np.ndarray:
+    img = np.zeros((72, 128, 3), np.uint8)
+    img[:] = value
+    cv2.putText(img, str(value), (10, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (255, 255, 255), 2)
+    return img
+
+
+def _write_frames(folder: Path, values: list[int]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, v in enumerate(values):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), _frame(v))
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[Status] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, status: Status) -> None:
+        with self.lock:
+            self.events.append(status)
+
+    def states(self) -> list[str]:
+        with self.lock:
+            return [e.state for e in self.events]
+
+    def wait_for(self, state: str, count: int = 1, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.states().count(state) >= count:
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"no {state!r} status (have {self.states()})")
+
+
+def _collect(cap: Capture, n: int, timeout: float = 10.0) -> list[int]:
+    """The first pixel value of the next ``n`` distinct frames."""
+    seen: list[int] = []
+    seq = 0
+    deadline = time.monotonic() + timeout
+    while len(seen) < n and time.monotonic() < deadline:
+        seq, frame = cap.wait_frame(seq, timeout=1.0)
+        if frame is not None:
+            seen.append(int(frame[0, 0, 0]))
+    return seen
+
+
+def test_folder_source_reads_images_in_name_order_and_loops(tmp_path: Path) -> None:
+    _write_frames(tmp_path / "cam", [10, 20, 30])
+    src = FolderSource(tmp_path / "cam")
+    values = [int(src.read()[0, 0, 0]) for _ in range(5)]
+    assert values == [10, 20, 30, 10, 20]
+
+
+def test_capture_runs_in_the_background_and_delivers_frames(tmp_path: Path) -> None:
+    _write_frames(tmp_path / "cam", [10, 20, 30])
+    rec = Recorder()
+    with Capture.from_spec(str(tmp_path / "cam"), on_status=rec, frame_interval_s=0.01) as cap:
+        values = _collect(cap, 6)
+    assert len(values) == 6 and set(values) <= {10, 20, 30} and len(set(values)) >= 2
+    assert rec.states()[0] == "connected" and rec.states()[-1] == "stopped"
+
+
+def test_corrupt_frames_are_reported_and_capture_goes_on(tmp_path: Path) -> None:
+    folder = tmp_path / "cam"
+    _write_frames(folder, [10, 20])
+    (folder / "001a.jpg").write_bytes(b"this is not a picture at all")
+    ok, jpg = cv2.imencode(".jpg", _frame(99))
+    assert ok
+    (folder / "001b.jpg").write_bytes(jpg.tobytes()[: len(jpg) // 2])
+    rec = Recorder()
+    with Capture.from_spec(str(folder), on_status=rec, frame_interval_s=0.005) as cap:
+        rec.wait_for("bad-frame", count=4)
+        values = _collect(cap, 4)
+    assert set(values) <= {10, 20} and values, values
+    details = [e.detail for e in rec.events if e.state == "bad-frame"]
+    assert any("001a.jpg" in d and "not a readable image" in d for d in details), details
+    assert any("001b.jpg" in d and "truncated JPEG" in d for d in details), details
+    assert cap.bad_frames >= 4
+
+
+def test_decode_errors_say_what_was_wrong() -> None:
+    with pytest.raises(RecognitionError, match="empty"):
+        decode_image(b"")
+    with pytest.raises(RecognitionError, match="JPEG or PNG"):
+        decode_image(b"\x00\x01garbage")
+    ok, jpg = cv2.imencode(".jpg", _frame(50))
+    assert ok
+    with pytest.raises(RecognitionError, match="truncated JPEG"):
+        decode_image(jpg.tobytes()[:300])
+    assert decode_image(jpg.tobytes()).shape == (72, 128, 3)
+
+
+def test_a_camera_that_disappears_is_reported_and_reconnected(tmp_path: Path) -> None:
+    folder = tmp_path / "cam"
+    _write_frames(folder, [40, 50])
+    rec = Recorder()
+    cap = Capture.from_spec(str(folder), on_status=rec, frame_interval_s=0.005, retry_s=0.02)
+    with cap:
+        assert _collect(cap, 2)
+        shutil.rmtree(folder)
+        rec.wait_for("lost")
+        rec.wait_for("reconnecting")
+        seq_gone, _ = cap.latest()
+        _write_frames(folder, [60])
+        rec.wait_for("connected", count=2)
+        deadline = time.monotonic() + 10
+        frame = None
+        while time.monotonic() < deadline:
+            _seq, frame = cap.wait_frame(seq_gone, timeout=1.0)
+            if frame is not None and int(frame[0, 0, 0]) == 60:
+                break
+        assert frame is not None and int(frame[0, 0, 0]) == 60
+        assert cap.reconnects >= 1 and cap.connected
+
+
+def test_status_listener_errors_do_not_stop_capture(tmp_path: Path) -> None:
+    _write_frames(tmp_path / "cam", [70])
+
+    def broken(status: Status) -> None:
+        raise RuntimeError("listener bug")
+
+    with Capture.from_spec(str(tmp_path / "cam"), on_status=broken, frame_interval_s=0.01) as cap:
+        assert _collect(cap, 3) == [70, 70, 70]
+
+
+def test_video_file_source(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (128, 72))
+    assert writer.isOpened()
+    for v in (30, 120, 200):
+        writer.write(_frame(v))
+    writer.release()
+    src = open_source(str(path))
+    assert isinstance(src, VideoSource)
+    frames = [src.read() for _ in range(3)]
+    assert all(abs(int(f[0, 0, 0]) - v) < 12 for f, v in zip(frames, (30, 120, 200), strict=True))
+    with pytest.raises(ConnectionError):
+        src.read()
+    src.close()
+
+
+def test_bad_source_specs_are_explained(tmp_path: Path) -> None:
+    with pytest.raises(CaptureError, match="no camera source"):
+        open_source("  ")
+    with pytest.raises(CaptureError, match="not a device, URL, video file or folder"):
+        open_source(str(tmp_path / "nothing-here"))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CaptureError, match="no images"):
+        open_source(str(tmp_path / "empty"))
+    with pytest.raises(ConnectionError, match="cannot open"):
+        open_source("/dev/video-that-does-not-exist")
