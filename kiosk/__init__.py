@@ -1,1 +1,72 @@
-"""The kiosk: the Flask + Flask-SocketIO web app that wires the engine and the hardware together."""
+"""The kiosk: the Flask + Flask-SocketIO web app that wires the engine and the hardware together.
+
+``create_app(test_config=None)`` builds one app for one table: configuration from the environment
+(see :mod:`kiosk.config`) and the instance folder, the store, the table service, the blueprints
+(auth, setup, dealer, spectator, history, api) and the Socket.IO handlers (:mod:`kiosk.live`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """A kiosk app. ``test_config`` overrides the environment (tests pass their own instance)."""
+    from kiosk import config as cfg
+    from kiosk.extensions import csrf, socketio
+    from kiosk.i18n import current_lang, js_messages, t
+    from kiosk.service import TableService
+    from kiosk.store import Store
+
+    overrides = dict(test_config or {})
+    instance = Path(overrides.pop("INSTANCE_PATH", None) or cfg.instance_path()).resolve()
+    instance.mkdir(parents=True, exist_ok=True)
+    app = Flask(
+        __name__,
+        instance_path=str(instance),
+        template_folder=str(REPO_TEMPLATES),
+        static_folder="static",
+    )
+    app.config.from_mapping(cfg.from_environment(instance))
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    app.config.update(overrides)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = cfg.secret_key(instance)
+
+    store = Store(app.config["DATABASE_URL"])
+    service = TableService(store, table_id=app.config["TABLE_ID"])
+    app.extensions["stud_store"] = store
+    app.extensions["stud_table"] = service
+
+    csrf.init_app(app)
+    socketio.init_app(
+        app,
+        async_mode="threading",
+        message_queue=app.config.get("MESSAGE_QUEUE"),
+        ping_interval=5,
+        ping_timeout=10,
+    )
+
+    from kiosk import live
+    from kiosk.views import api, auth, dealer, history, setup, spectator
+
+    for module in (auth, setup, dealer, spectator, history, api):
+        app.register_blueprint(module.bp)
+    live.connect_service(service)
+
+    @app.context_processor
+    def inject_i18n() -> dict[str, Any]:
+        lang = current_lang()
+        return {"t": t, "lang": lang, "js_messages": lambda: js_messages(lang)}
+
+    return app

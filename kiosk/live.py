@@ -1,0 +1,112 @@
+"""Socket.IO: live table state for every screen, and the dealer's touch input.
+
+A client says who it is in the connection's ``auth`` payload: ``{"role": "dealer" | "spectator",
+"lang": "it" | "en"}``. A dealer connection needs the dealer PIN session (the page's cookie);
+without it the connection is refused. Each connection joins the room ``<role>:<lang>`` and gets a
+``state`` event at once and after every change. Control events (``act``, ``undo``, ``misdeal``,
+``start_hand``, ``next_hand``) are accepted only from dealer connections; anyone else gets
+``{"ok": false, "error": ...}`` and nothing changes. See docs/api.md.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from flask import request, session
+from flask_socketio import ConnectionRefusedError, join_room
+
+from engine.i18n import LANGUAGES
+from kiosk.extensions import socketio
+from kiosk.i18n import t
+from kiosk.service import TableService, service
+
+ROLES = ("dealer", "spectator")
+
+_clients: dict[str, tuple[str, str]] = {}
+"""sid -> (role, lang) of every connection of this process."""
+_clients_lock = threading.Lock()
+
+
+def room(role: str, lang: str) -> str:
+    return f"{role}:{lang}"
+
+
+def broadcast(table: TableService) -> None:
+    """Send the new state to every room, each presented for its role and language."""
+    for role in ROLES:
+        for lang in LANGUAGES:
+            socketio.emit("state", table.view(role, lang), to=room(role, lang))
+
+
+def connect_service(table: TableService) -> None:
+    table.subscribe(broadcast)
+
+
+def _sid() -> str:
+    return str(request.sid)  # type: ignore[attr-defined]
+
+
+def on_connect(auth: dict[str, Any] | None = None) -> None:
+    auth = auth if isinstance(auth, dict) else {}
+    role = auth.get("role", "spectator")
+    lang = auth.get("lang", "en")
+    if role not in ROLES:
+        raise ConnectionRefusedError(f"role {role!r} is not known: use 'dealer' or 'spectator'")
+    if lang not in LANGUAGES:
+        lang = "en"
+    if role == "dealer" and not session.get("dealer"):
+        raise ConnectionRefusedError(t("live.need_pin", lang))
+    with _clients_lock:
+        _clients[_sid()] = (role, lang)
+    join_room(room(role, lang))
+    socketio.emit("state", service().view(role, lang), to=_sid())
+
+
+def on_disconnect(*_args: Any) -> None:
+    with _clients_lock:
+        _clients.pop(_sid(), None)
+
+
+def _whoami() -> tuple[str, str]:
+    with _clients_lock:
+        return _clients.get(_sid(), ("spectator", "en"))
+
+
+def on_sync(*_args: Any) -> dict[str, Any]:
+    """Ask for the current state again (after a reconnect); the reply is the state."""
+    role, lang = _whoami()
+    return service().view(role, lang)
+
+
+def _control(name: str, call: Callable[[TableService, str], Any]) -> Callable[..., dict[str, Any]]:
+    def handler(payload: Any = None) -> dict[str, Any]:
+        role, lang = _whoami()
+        if role != "dealer":
+            return {"ok": False, "error": t("live.read_only", lang)}
+        try:
+            call(service(), payload)
+        except ValueError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    handler.__name__ = f"on_{name}"
+    socketio.on_event(name, handler)
+    return handler
+
+
+def _act(table: TableService, payload: Any) -> None:
+    if not isinstance(payload, dict):
+        raise ValueError(t("live.bad_payload", _whoami()[1]))
+    table.submit(payload, source="touch")
+
+
+socketio.on_event("connect", on_connect)
+socketio.on_event("disconnect", on_disconnect)
+socketio.on_event("sync", on_sync)
+_control("act", _act)
+_control("undo", lambda table, _p: table.undo(source="touch"))
+_control("misdeal", lambda table, _p: table.misdeal(source="touch"))
+_control("start_hand", lambda table, _p: table.start_hand(source="touch"))
+_control("next_hand", lambda table, _p: table.next_hand(source="touch"))

@@ -1,0 +1,248 @@
+"""One function decides what each viewer may see: :func:`present`.
+
+The dealer sees everything that was entered. A spectator sees only public information: up cards,
+exposed and shown cards, stacks, bets, pots, whose turn, the last action and, at the end, the
+result. A face-down card that has not been shown is sent to a spectator as ``{"card": null}``
+(a card back), never as its value; the spectator view is built field by field from the engine's
+state (a whitelist), so nothing hidden can leak through a field added later to the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kiosk.i18n import ui_catalog
+
+if TYPE_CHECKING:
+    from kiosk.service import TableService
+
+SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def _ui(key: str, lang: str, **params: Any) -> str:
+    return ui_catalog().translate(key, lang, **params)
+
+
+def _card(card: Any) -> str | None:
+    return None if card is None else str(card)
+
+
+def _hand_words(hand_value: Any, lang: str) -> str | None:
+    if hand_value is None:
+        return None
+    try:
+        return str(hand_value.name(lang))
+    except Exception:  # an evaluator value without words in this language
+        return str(hand_value)
+
+
+def _public_seats(state: Any) -> set[int]:
+    """Seats whose every card is public (they showed their hand)."""
+    public = set()
+    for seat in state.seats:
+        if seat.cards and all(slot.exposed or slot.up for slot in seat.cards):
+            public.add(seat.number)
+    return public
+
+
+def _present_seat(seat: Any, dealer: bool) -> dict[str, Any]:
+    cards = []
+    for slot in seat.cards:
+        public = bool(slot.up or slot.exposed)
+        if dealer:
+            cards.append({"card": _card(slot.card), "up": bool(slot.up), "public": public})
+        elif public:
+            cards.append({"card": _card(slot.card), "up": bool(slot.up), "public": True})
+        else:
+            cards.append({"card": None, "up": False, "public": False})
+    return {
+        "seat": seat.number,
+        "name": seat.name,
+        "stack": seat.stack,
+        "bet": seat.bet,
+        "committed": seat.committed,
+        "folded": bool(seat.folded),
+        "all_in": bool(seat.all_in),
+        "shown": bool(seat.shown),
+        "mucked": bool(seat.mucked),
+        "cards": cards,
+    }
+
+
+def _last_action(state: Any, names: dict[int, str], lang: str) -> dict[str, Any] | None:
+    act = state.last_action
+    if act is None:
+        return None
+    return {
+        "seat": act.seat,
+        "name": names.get(act.seat, str(act.seat)),
+        "action": act.action,
+        "amount": act.amount,
+        "text": _ui(
+            f"did.{act.action}",
+            lang,
+            name=names.get(act.seat, str(act.seat)),
+            amount=act.amount,
+            to=next((s.bet for s in state.seats if s.number == act.seat), 0) or act.amount,
+        ),
+    }
+
+
+def _present_result(result: Any, names: dict[int, str], public: set[int], dealer: bool,
+                    lang: str) -> dict[str, Any]:
+    pots = []
+    for pot in result.pots:
+        shares = []
+        for half, group in (("high", pot.high), ("low", pot.low)):
+            for share in group:
+                show = dealer or share.seat in public
+                shares.append({
+                    "half": half,
+                    "seat": share.seat,
+                    "name": names.get(share.seat, str(share.seat)),
+                    "amount": share.amount,
+                    "hand": _hand_words(share.hand, lang) if show else None,
+                    "cards": [str(c) for c in share.hand.cards]
+                    if show and share.hand is not None and hasattr(share.hand, "cards")
+                    else None,
+                })
+        pots.append({
+            "index": pot.index,
+            "title": _ui("result.main", lang) if pot.index == 0
+            else _ui("result.side", lang, n=pot.index),
+            "amount": pot.amount,
+            "eligible": list(pot.eligible),
+            "eligible_names": [names.get(s, str(s)) for s in pot.eligible],
+            "no_low": bool(getattr(pot, "no_low", False)),
+            "shares": shares,
+            "awards": [
+                {"seat": seat, "name": names.get(seat, str(seat)), "amount": amount}
+                for seat, amount in sorted(pot.awards.items())
+            ],
+            "odd_chips": [chip.text(lang) for chip in pot.odd_chips],
+        })
+    return {
+        "misdeal": bool(result.misdeal),
+        "pots": pots,
+        "returned": [
+            {"seat": seat, "name": names.get(seat, str(seat)), "amount": amount}
+            for seat, amount in result.returned
+        ],
+        "payouts": [
+            {"seat": seat, "name": names.get(seat, str(seat)), "amount": amount}
+            for seat, amount in sorted(result.payouts.items())
+        ],
+    }
+
+
+def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
+    """The hand as ``role`` (``dealer`` or ``spectator``) may see it, texts in ``lang``."""
+    dealer = role == "dealer"
+    state = hand.state
+    names = {seat.number: seat.name for seat in state.seats}
+    public = _public_seats(state)
+    view: dict[str, Any] = {
+        "variant": state.variant,
+        "phase": state.phase,
+        "street": state.street,
+        "street_name": state.street_name,
+        "street_text": _street_text(state.street_name, lang),
+        "seats": [_present_seat(seat, dealer) for seat in state.seats],
+        "community": [_card(c) for c in state.community],
+        "pots": [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in state.pots],
+        "total_pot": state.total_pot,
+        "to_act": state.to_act,
+        "last_action": _last_action(state, names, lang),
+        "finished": bool(state.finished),
+        "first_to_show": state.first_to_show,
+        "runout": state.runout,
+        "result": None
+        if state.result is None
+        else _present_result(state.result, names, public, dealer, lang),
+    }
+    prompt = hand.prompt()
+    view["prompt"] = {"kind": prompt.kind, "seats": list(prompt.seats)}
+    if dealer:
+        view["prompt"]["text"] = prompt.text(lang)
+        view["prompt"]["params"] = _jsonable(prompt.params)
+        view["legal"] = [
+            {"action": a.action, "amount": a.amount, "to": a.to, "label": a.text(lang)}
+            for a in hand.legal_actions()
+        ]
+        view["seen"] = sorted(
+            {str(slot.card) for seat in state.seats for slot in seat.cards if slot.card}
+            | {str(c) for c in state.community if c}
+        )
+        view["deck_left"] = state.deck_left
+        view["needs"] = _needs(state) if prompt.kind == "deal" else {}
+        view["events"] = len(hand.events)
+    return view
+
+
+def _needs(state: Any) -> dict[str, dict[str, int]]:
+    """Seat -> how many down and up cards it still needs on the street being dealt."""
+    from engine.variants import VARIANTS
+
+    streets = VARIANTS[state.variant].streets[: state.street + 1]
+    want_down = sum(s.downs for s in streets)
+    want_up = sum(s.ups for s in streets)
+    needs = {}
+    for seat in state.seats:
+        if seat.folded:
+            continue
+        ups = sum(1 for slot in seat.cards if slot.up)
+        downs = len(seat.cards) - ups
+        if want_down - downs > 0 or want_up - ups > 0:
+            needs[str(seat.number)] = {
+                "down": max(0, want_down - downs),
+                "up": max(0, want_up - ups),
+            }
+    return needs
+
+
+def _street_text(name: str | None, lang: str) -> str:
+    if not name:
+        return ""
+    key = f"street.{name}"
+    return _ui(key, lang) if key in ui_catalog().messages("en") else name
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def present(table: TableService, role: str, lang: str) -> dict[str, Any]:
+    """Everything a screen shows: the table and, if any, the current (or last) hand."""
+    setup = table._setup
+    dealer = role == "dealer"
+    seats = [
+        {"seat": s["seat"], "name": s["name"], "stack": s["stack"]}
+        for s in setup["seats"]
+        if s["active"]
+    ]
+    view: dict[str, Any] = {
+        "role": role,
+        "lang": lang,
+        "version": table.version,
+        "table": {
+            "game": setup["game"],
+            "game_name": _ui(f"game.{setup['game']}", lang),
+            "stakes": dict(setup["stakes"]),
+            "dealer": setup["dealer"],
+            "seats": seats,
+        },
+        "hand": None,
+    }
+    if table.hand is not None:
+        view["hand"] = present_hand(table.hand, role, lang)
+        view["hand"]["id"] = table.hand_id
+        view["hand"]["number"] = table.hand_number
+        if dealer:
+            view["hand"]["can_undo"] = bool(table.hand.events)
+    return view

@@ -1,0 +1,246 @@
+"""The table service: one table, one lock, one engine :class:`~engine.Hand`.
+
+Every input that changes the table goes through this class, whatever its source (the dealer's
+touchscreen over Socket.IO, the JSON API, a serial card reader or button panel, a camera
+confirmation): the engine verifies it, the store writes it (committed, on disk), and only then are
+the screens told and the caller acknowledged. An event the engine refuses changes nothing and the
+caller gets the engine's error, whose message says what was wrong and what is allowed.
+
+>>> from kiosk.store import Store
+>>> table = TableService(Store("sqlite://"))
+>>> table.hand_running()
+False
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+from typing import Any, cast
+
+from flask import current_app
+
+from engine.errors import EngineError
+from engine.events import event_from_dict
+from engine.hand import Hand
+from engine.settings import GameSettings, HouseRules, SeatConfig
+from kiosk import presenter
+from kiosk.store import Store
+from kiosk.table_setup import default_setup
+
+Listener = Callable[["TableService"], None]
+
+SETUP_KEY = "table"
+
+
+class TableError(ValueError):
+    """A table operation that is not possible now (no hand, a hand already running...)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        from kiosk.i18n import ui_catalog
+
+        self.key = key
+        self.params = params
+        super().__init__(ui_catalog().translate(key, "en", **params))
+
+    def text(self, lang: str) -> str:
+        from kiosk.i18n import ui_catalog
+
+        return ui_catalog().translate(self.key, lang, **self.params)
+
+
+def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
+    """The engine's settings for the table's setup (raises ``SettingsError`` in words)."""
+    rules = setup["rules"]
+    house = HouseRules(
+        max_raises=int(rules["max_raises"]),
+        heads_up_uncapped=bool(rules["heads_up_uncapped"]),
+        open_pair_double=bool(rules["open_pair_double"]),
+        bring_in=bool(rules.get("soko_bring_in", False)),
+        odd_chip=rules["odd_chip"],
+        burns=bool(rules["burns"]),
+    )
+    stakes = setup["stakes"]
+    return GameSettings(
+        variant=setup["game"],
+        ante=int(stakes["ante"]),
+        bring_in=int(stakes["bring_in"]),
+        small_bet=int(stakes["small_bet"]),
+        big_bet=int(stakes["big_bet"]),
+        chip_unit=int(rules.get("chip_unit", 1)),
+        house=house,
+        seats=tuple(
+            SeatConfig(int(s["seat"]), str(s["name"]), int(s["stack"]))
+            for s in setup["seats"]
+            if s["active"]
+        ),
+        dealer=int(setup["dealer"]),
+    )
+
+
+class TableService:
+    """One table: its setup, its current hand and the store that makes both durable."""
+
+    def __init__(self, store: Store, table_id: int = 1) -> None:
+        self.store = store
+        self.table_id = table_id
+        self.lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._setup: dict[str, Any] = store.get(SETUP_KEY) or default_setup()
+        self.hand: Hand | None = None
+        self.hand_id: int | None = None
+        self.hand_number = 0
+        self.version = 0
+        self._resume()
+
+    # -- lifecycle ----
+    def _resume(self) -> None:
+        """Load the latest hand by replaying its stored events through the engine."""
+        row = self.store.latest_hand(self.table_id)
+        if row is None:
+            return
+        hand = Hand(GameSettings.from_dict(row["setup"]["settings"]))
+        for stored in self.store.events(row["id"]):
+            hand.push(event_from_dict(stored))
+        self.hand, self.hand_id, self.hand_number = hand, row["id"], row["number"]
+        if hand.finished and row["status"] == "running":
+            self._finish()  # the crash came between the last event and the result
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(service)`` after every change (the app broadcasts the new state)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        self.version += 1
+        for listener in self._listeners:
+            listener(self)
+
+    # -- setup ----
+    def setup(self) -> dict[str, Any]:
+        with self.lock:
+            return copy.deepcopy(self._setup)
+
+    def hand_running(self) -> bool:
+        with self.lock:
+            return self.hand is not None and not self.hand.finished
+
+    def configure(self, setup: dict[str, Any]) -> None:
+        """Replace the table setup between hands (validated by building the engine's settings)."""
+        with self.lock:
+            if self.hand_running():
+                raise TableError("setup.locked")
+            settings_from_setup(setup)
+            self._setup = copy.deepcopy(setup)
+            self.store.put(SETUP_KEY, self._setup)
+            self.hand = None
+            self.hand_id = None
+        self._changed()
+
+    # -- the hand ----
+    def start_hand(self, source: str = "touch") -> dict[str, Any]:
+        """Deal a new hand with the table's setup and current stacks (antes are posted)."""
+        with self.lock:
+            if self.hand_running():
+                raise TableError("table.err.running")
+            settings = settings_from_setup(self._setup)
+            hand = Hand(settings)
+            hand_id = self.store.begin_hand(
+                self.table_id, {"settings": settings.to_dict(), "source": source}
+            )
+            row = self.store.hand(hand_id)
+            self.hand, self.hand_id = hand, hand_id
+            self.hand_number = row["number"] if row else self.hand_number + 1
+            self._changed()
+            return {"hand_id": hand_id, "number": self.hand_number}
+
+    def next_hand(self, source: str = "touch") -> dict[str, Any]:
+        """After a finished hand: start the next one (stacks carried over)."""
+        return self.start_hand(source)
+
+    def submit(self, event: dict[str, Any], source: str = "touch") -> dict[str, Any]:
+        """Verify ``event`` with the engine, store it, apply it, broadcast; return the stored event.
+
+        ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``);
+        ``source`` says where it came from (``touch``, ``api``, ``serial``, ``camera``...).
+        Raises the engine's error (a ``ValueError``) with its message when the event is refused.
+        """
+        with self.lock:
+            hand = self._require_hand()
+            try:
+                parsed = event_from_dict(event)
+            except (KeyError, TypeError) as exc:
+                raise TableError("table.err.event", problem=str(exc)) from exc
+            stored = hand.push(parsed)
+            seq = len(hand.events) - 1
+            try:
+                assert self.hand_id is not None
+                self.store.append_event(self.hand_id, seq, stored.to_dict(), source)
+            except Exception:
+                hand.pop()
+                raise
+            if hand.finished:
+                self._finish()
+            self._changed()
+            return {"ok": True, "event": stored.to_dict(), "seq": seq}
+
+    def undo(self, source: str = "touch") -> dict[str, Any]:
+        """Take back the hand's last event (also after the hand ended: the result is withdrawn)."""
+        with self.lock:
+            hand = self._require_hand()
+            if not hand.events:
+                raise TableError("table.err.nothing_to_undo")
+            was_finished = hand.finished
+            popped = hand.pop()
+            assert self.hand_id is not None
+            self.store.pop_event(self.hand_id, len(hand.events))
+            if was_finished:
+                self._reopen()
+            self._changed()
+            return {"ok": True, "undone": popped.to_dict()}
+
+    def misdeal(self, source: str = "touch") -> dict[str, Any]:
+        return self.submit({"type": "misdeal"}, source)
+
+    def _require_hand(self) -> Hand:
+        if self.hand is None:
+            raise TableError("table.err.no_hand")
+        return self.hand
+
+    def _finish(self) -> None:
+        hand = self._require_hand()
+        assert self.hand_id is not None and hand.result is not None
+        stacks = hand.finishing_stacks
+        for seat in self._setup["seats"]:
+            if seat["seat"] in stacks:
+                seat["stack"] = stacks[seat["seat"]]
+        self.store.finish_hand(
+            self.hand_id,
+            "misdeal" if hand.result.misdeal else "finished",
+            hand.result.to_dict("en"),
+            {str(k): v for k, v in stacks.items()},
+            settings={SETUP_KEY: self._setup},
+        )
+
+    def _reopen(self) -> None:
+        hand = self._require_hand()
+        assert self.hand_id is not None
+        start = {s.number: s.stack for s in hand.settings.seats}
+        for seat in self._setup["seats"]:
+            if seat["seat"] in start:
+                seat["stack"] = start[seat["seat"]]
+        self.store.reopen_hand(self.hand_id, settings={SETUP_KEY: self._setup})
+
+    # -- views ----
+    def view(self, role: str, lang: str) -> dict[str, Any]:
+        """What a ``dealer`` or a ``spectator`` screen in ``lang`` may see now."""
+        with self.lock:
+            return presenter.present(self, role, lang)
+
+
+def service() -> TableService:
+    """The current app's table service."""
+    return cast(TableService, current_app.extensions["stud_table"])
+
+
+__all__ = ["EngineError", "TableError", "TableService", "service", "settings_from_setup"]

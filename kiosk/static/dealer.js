@@ -1,0 +1,245 @@
+/* The dealer's touchscreen: renders the state the server pushes and sends the dealer's taps. */
+(function () {
+  'use strict';
+  var S = window.Stud, t = S.t, esc = S.esc;
+  var app = document.getElementById('app');
+  var lang = app.dataset.lang;
+  var $ = function (id) { return document.getElementById(id); };
+  var state = null, online = false, target = null, targetUp = null, showPick = [], misdealArmed = null;
+
+  var socket = S.live('dealer', lang, function (st) { state = st; render(); }, function (on) {
+    online = on; renderBar();
+  });
+
+  function toast(message) {
+    var box = $('toast');
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { box.hidden = true; }, 6000);
+  }
+  function send(name, payload) {
+    socket.timeout(8000).emit(name, payload || null, function (err, ack) {
+      if (err) toast(t('live.offline'));
+      else if (!ack || !ack.ok) toast((ack && ack.error) || '?');
+      else $('toast').hidden = true;
+    });
+  }
+  function act(event) { send('act', event); }
+
+  /* four-colour deck, remembered on this screen */
+  var four = localStorage.getItem('fourColour') === '1';
+  function applyFour() {
+    document.body.classList.toggle('four-colour', four);
+    $('four-colour').setAttribute('aria-pressed', four ? 'true' : 'false');
+  }
+  $('four-colour').addEventListener('click', function () {
+    four = !four; localStorage.setItem('fourColour', four ? '1' : '0'); applyFour();
+  });
+  applyFour();
+
+  $('undo').addEventListener('click', function () { showPick = []; send('undo'); });
+  $('misdeal').addEventListener('click', function () {
+    var b = $('misdeal');
+    if (misdealArmed) {
+      clearTimeout(misdealArmed); misdealArmed = null;
+      b.textContent = t('dealer.misdeal');
+      send('misdeal');
+      return;
+    }
+    b.textContent = t('dealer.misdeal.confirm');
+    misdealArmed = setTimeout(function () { misdealArmed = null; b.textContent = t('dealer.misdeal'); }, 4000);
+  });
+
+  function seatName(hand, number) {
+    for (var i = 0; i < hand.seats.length; i++) if (hand.seats[i].seat === number) return hand.seats[i].name;
+    return String(number);
+  }
+
+  function renderBar() {
+    var bar = $('hand-bar');
+    if (!state) { bar.innerHTML = ''; return; }
+    var hand = state.hand, html = '<strong>' + esc(state.table.game_name) + '</strong>';
+    var st = state.table.stakes;
+    html += '<span class="muted">' + esc(st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet) + '</span>';
+    if (hand) {
+      html += '<span data-testid="hand-number">' + esc(t('dealer.hand', { number: hand.number })) + '</span>';
+      if (hand.street_text && !hand.finished) html += '<span>' + esc(hand.street_text) + '</span>';
+      html += '<span class="pot" data-testid="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>';
+    }
+    html += '<span class="conn' + (online ? '' : ' off') + '" data-testid="conn">' +
+      esc(online ? '● ' + t('live.online') : '○ ' + t('live.offline')) + '</span>';
+    bar.innerHTML = html;
+  }
+
+  function seatsHTML(hand, mark) {
+    var html = '<div class="seats" data-testid="seats">';
+    hand.seats.forEach(function (s) {
+      var cls = 'seat';
+      if (hand.to_act === s.seat && !hand.finished) cls += ' turn';
+      if (mark && mark === s.seat) cls += ' target';
+      if (s.folded) cls += ' folded';
+      var tag = s.folded ? t('seat.folded') : s.all_in ? t('seat.all_in') :
+        s.mucked ? t('dealer.mucked') : s.shown ? t('dealer.shown') : '';
+      html += '<div class="' + cls + '" data-seat="' + s.seat + '">' +
+        '<div class="who"><span class="name">' + s.seat + ' · ' + esc(s.name) + '</span>' +
+        '<span class="stack">' + s.stack + '</span></div>' +
+        '<div class="cards">' + s.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</div>' +
+        '<div class="bet">' + (s.bet ? esc(t('dealer.bet')) + ' ' + s.bet : '') +
+        ' <span class="tag">' + esc(tag) + '</span></div></div>';
+    });
+    return html + '</div>';
+  }
+
+  function pickerHTML(disabled) {
+    var html = '<div class="picker" data-testid="picker">';
+    S.SUITS.forEach(function (suit) {
+      S.RANKS.forEach(function (rank) {
+        var code = rank + suit, off = disabled.indexOf(code) >= 0;
+        html += '<button type="button" class="s-' + suit + '" data-card="' + code + '"' + (off ? ' disabled' : '') +
+          ' aria-label="' + code + '">' + S.cardLabel(code) + '</button>';
+      });
+    });
+    return html + '</div>';
+  }
+  function onPick(handler) {
+    $('work').querySelectorAll('.picker button').forEach(function (b) {
+      b.addEventListener('click', function () { handler(b.dataset.card); });
+    });
+  }
+
+  function legalHTML(hand) {
+    return (hand.legal || []).map(function (a) {
+      var cls = a.action === 'fold' ? 'btn btn-danger btn-big' : a.action === 'check' || a.action === 'call' ? 'btn btn-go btn-big' : 'btn btn-primary btn-big';
+      return '<button type="button" class="' + cls + '" data-action="' + a.action + '" data-amount="' + a.amount + '">' +
+        esc(t('action.' + a.action, { amount: a.amount, to: a.to })) + '</button>';
+    }).join('');
+  }
+
+  function resultHTML(result) {
+    if (!result) return '';
+    var html = '<div class="result" data-testid="result">';
+    result.pots.forEach(function (pot) {
+      html += '<div class="pot-result"><h3>' + esc(pot.title) + ' · ' + pot.amount + '</h3>';
+      pot.shares.forEach(function (sh) {
+        html += '<div class="push"><span>' + esc(t('result.push', { amount: sh.amount, name: sh.name })) +
+          (result.pots.length && pot.shares.some(function (x) { return x.half === 'low'; }) ? ' <span class="why">(' + esc(t('result.' + sh.half)) + ')</span>' : '') +
+          '</span><span class="why">' + esc(sh.hand || t('result.uncontested')) + '</span>' +
+          '<span class="amount">' + sh.amount + '</span></div>';
+      });
+      if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
+      pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
+      html += '</div>';
+    });
+    result.returned.forEach(function (r) {
+      html += '<div class="pot-result"><div class="push"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
+        '</span><span class="amount">' + r.amount + '</span></div></div>';
+    });
+    return html + '</div>';
+  }
+
+  function renderIdle(hand) {
+    var html = '<div class="idle">';
+    if (hand && hand.finished) {
+      html += resultHTML(hand.result);
+      html += '<button class="btn btn-primary btn-big" type="button" id="next-hand" data-testid="next-hand">' + esc(t('dealer.next')) + '</button>';
+      html += seatsHTML(hand, null);
+    } else if (state.table.seats.length >= 2) {
+      html += '<p>' + esc(t('dealer.no_hand')) + '</p>';
+      html += '<button class="btn btn-primary btn-big" type="button" id="start-hand" data-testid="start-hand">' + esc(t('dealer.start')) + '</button>';
+    } else {
+      html += '<p>' + esc(t('dealer.setup_first')) + '</p><a class="btn btn-primary btn-big" href="/setup/">' + esc(t('nav.setup')) + '</a>';
+    }
+    $('work').innerHTML = html + '</div>';
+    var next = $('next-hand'), start = $('start-hand');
+    if (next) next.addEventListener('click', function () { send('next_hand'); });
+    if (start) start.addEventListener('click', function () { send('start_hand'); });
+  }
+
+  function renderDeal(hand) {
+    var needs = hand.needs || {}, order = hand.prompt.seats.filter(function (s) { return needs[s]; });
+    Object.keys(needs).forEach(function (k) { if (order.indexOf(+k) < 0) order.push(+k); });
+    if (order.indexOf(target) < 0) { target = order[0]; targetUp = null; }
+    var need = needs[target] || { down: 0, up: 0 };
+    var up = targetUp === null ? need.down === 0 : targetUp;
+    if (up && need.up === 0) up = false;
+    if (!up && need.down === 0) up = true;
+    var html = '<div class="picker-head">';
+    order.forEach(function (s) {
+      html += '<button type="button" class="btn' + (s === target ? ' btn-primary' : '') + '" data-target="' + s + '">' +
+        s + ' · ' + esc(seatName(hand, s)) + '</button>';
+    });
+    html += '</div><div class="picker-head"><strong data-testid="deal-target">' +
+      esc(t('dealer.to_seat', { seat: target, name: seatName(hand, target) })) + '</strong>';
+    if (need.down) html += '<button type="button" class="btn' + (!up ? ' btn-primary' : '') + '" data-updown="down">' + esc(t('dealer.down')) + ' ×' + need.down + '</button>';
+    if (need.up) html += '<button type="button" class="btn' + (up ? ' btn-primary' : '') + '" data-updown="up">' + esc(t('dealer.up')) + ' ×' + need.up + '</button>';
+    if (!up) html += '<button type="button" class="btn btn-go" data-testid="unknown-card" id="unknown-card">' + esc(t('dealer.skip')) + '</button>';
+    html += '</div>' + pickerHTML(hand.seen || []) + seatsHTML(hand, target);
+    $('work').innerHTML = html;
+    $('work').querySelectorAll('[data-target]').forEach(function (b) {
+      b.addEventListener('click', function () { target = +b.dataset.target; targetUp = null; render(); });
+    });
+    $('work').querySelectorAll('[data-updown]').forEach(function (b) {
+      b.addEventListener('click', function () { targetUp = b.dataset.updown === 'up'; render(); });
+    });
+    var unknown = $('unknown-card');
+    if (unknown) unknown.addEventListener('click', function () { act({ type: 'deal', seat: target, card: null, up: false }); });
+    onPick(function (code) { act({ type: 'deal', seat: target, card: code, up: up }); });
+  }
+
+  function renderCommunity(hand) {
+    $('work').innerHTML = '<div class="picker-head"><strong>' + esc(t('dealer.community')) + '</strong></div>' + pickerHTML(hand.seen || []);
+    onPick(function (code) { act({ type: 'community', card: code }); });
+  }
+
+  function renderShow(hand) {
+    var seatNo = hand.prompt.seats[0], seat = null;
+    hand.seats.forEach(function (s) { if (s.seat === seatNo) seat = s; });
+    var downs = seat.cards.filter(function (c) { return !c.public; });
+    var known = downs.filter(function (c) { return c.card; }).map(function (c) { return c.card; });
+    var missing = downs.length - known.length;
+    showPick = showPick.filter(function (c) { return (hand.seen || []).indexOf(c) < 0; }).slice(0, missing);
+    var ready = showPick.length === missing;
+    var html = '<div class="picker-head"><strong>' + esc(t('dealer.show_hint', { name: seat.seat + ' · ' + seat.name })) + '</strong>' +
+      '<span class="cards">' + seat.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</span>' +
+      '<span class="cards">' + showPick.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</span></div>' +
+      '<div class="picker-head"><button type="button" class="btn btn-go btn-big" id="show-cards" data-testid="show-cards"' + (ready ? '' : ' disabled') + '>' +
+      esc(t('dealer.show')) + '</button><button type="button" class="btn btn-danger btn-big" id="muck" data-testid="muck">' + esc(t('dealer.muck')) + '</button></div>';
+    if (missing) html += pickerHTML((hand.seen || []).concat(showPick));
+    $('work').innerHTML = html;
+    $('show-cards').addEventListener('click', function () {
+      var cards = known.concat(showPick); showPick = [];
+      act({ type: 'show', seat: seatNo, cards: cards });
+    });
+    $('muck').addEventListener('click', function () { showPick = []; act({ type: 'muck', seat: seatNo }); });
+    onPick(function (code) { if (showPick.length < missing) { showPick.push(code); render(); } });
+  }
+
+  function render() {
+    renderBar();
+    var hand = state && state.hand;
+    var prompt = $('prompt'), legal = $('legal');
+    legal.innerHTML = '';
+    $('undo').disabled = !(hand && hand.can_undo);
+    $('misdeal').disabled = !(hand && !hand.finished);
+    if (!hand || hand.finished) {
+      prompt.textContent = hand && hand.result ? t('dealer.result') : '';
+      renderIdle(hand);
+      return;
+    }
+    prompt.textContent = hand.prompt.text || '';
+    var kind = hand.prompt.kind;
+    if (kind === 'deal') renderDeal(hand);
+    else if (kind === 'community') renderCommunity(hand);
+    else if (kind === 'show') renderShow(hand);
+    else $('work').innerHTML = seatsHTML(hand, null);
+    if (kind === 'act' || kind === 'bring_in') {
+      legal.innerHTML = legalHTML(hand);
+      legal.querySelectorAll('[data-action]').forEach(function (b) {
+        b.addEventListener('click', function () {
+          act({ type: 'act', seat: hand.to_act, action: b.dataset.action, amount: +b.dataset.amount });
+        });
+      });
+    }
+  }
+})();

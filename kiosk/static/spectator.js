@@ -1,0 +1,91 @@
+/* The spectator TV: read-only, draws the public state; reconnects and resyncs by itself. */
+(function () {
+  'use strict';
+  var S = window.Stud, t = S.t, esc = S.esc;
+  var tv = document.getElementById('tv');
+  var $ = function (id) { return document.getElementById(id); };
+  var state = null, online = false;
+  if (localStorage.getItem('fourColour') === '1' || /four=1/.test(location.search)) document.body.classList.add('four-colour');
+
+  S.live('spectator', tv.dataset.lang, function (st) { state = st; render(); }, function (on) {
+    online = on; conn();
+  });
+
+  function conn() {
+    var c = $('tv-conn');
+    c.className = 'conn' + (online ? '' : ' off');
+    c.textContent = online ? '● ' + t('live.online') : '○ ' + t('live.offline');
+  }
+
+  /* seats spread round an oval, clockwise from the dealer's left (the dealer sits at the top) */
+  function position(i, n) {
+    var angle = -Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;  /* from just right of the top, clockwise */
+    return { left: 50 + 41 * Math.cos(angle), top: 50 + 38 * Math.sin(angle) };
+  }
+
+  function seatHTML(s, hand, i, n, winners) {
+    var p = position(i, n), cls = 'tv-seat';
+    if (hand && hand.to_act === s.seat && !hand.finished) cls += ' turn';
+    if (s.folded) cls += ' folded';
+    if (winners[s.seat]) cls += ' winner';
+    var cards = s.cards ? s.cards.map(function (c) { return S.cardHTML(c); }).join('') : '';
+    var status = s.folded ? t('seat.folded') : s.all_in ? t('seat.all_in') : '';
+    if (winners[s.seat]) status = '+' + winners[s.seat];
+    return '<div class="' + cls + '" data-seat="' + s.seat + '" style="left:' + p.left + '%;top:' + p.top + '%">' +
+      '<div class="who"><span class="name">' + esc(s.name) + '</span><span class="stack">' + s.stack + '</span></div>' +
+      '<div class="cards">' + cards + '</div>' +
+      '<div class="status">' + esc(status) + '</div>' +
+      (s.bet ? '<div class="bet">' + s.bet + '</div>' : '') + '</div>';
+  }
+
+  function resultHTML(result) {
+    var html = '<div class="tv-results" data-testid="tv-results">';
+    result.pots.forEach(function (pot) {
+      html += '<h2>' + esc(pot.title) + ' · ' + pot.amount + '</h2>';
+      pot.shares.forEach(function (sh) {
+        html += '<div class="push"><span>' + esc(sh.name) + (sh.half === 'low' ? ' · ' + esc(t('result.low')) : '') +
+          '</span><span>' + esc(sh.hand || t('result.uncontested')) + '</span><span class="amount">' + sh.amount + '</span></div>';
+      });
+      if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
+      pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
+    });
+    return html + '</div>';
+  }
+
+  function render() {
+    if (!state) return;
+    var hand = state.hand, table = state.table, st = table.stakes;
+    $('tv-game').textContent = table.game_name;
+    $('tv-stakes').textContent = st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet;
+    $('tv-street').textContent = hand && !hand.finished ? hand.street_text : '';
+    var seats = hand ? hand.seats : table.seats, html = '', winners = {};
+    if (hand && hand.finished && hand.result) {
+      hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
+    }
+    seats.forEach(function (s, i) { html += seatHTML(s, hand, i, seats.length, winners); });
+    if (hand) {
+      html += '<div class="tv-center"><div class="pot-label">' + esc(t('spectator.pot')) + '</div>' +
+        '<div class="pot-total" data-testid="tv-pot">' + hand.total_pot + '</div>';
+      if (hand.pots.length > 1) {
+        html += '<div class="side-pots">' + hand.pots.map(function (p, i) {
+          return esc(i === 0 ? t('spectator.main_pot') : t('spectator.side_pot', { n: i })) + ': ' + p.amount;
+        }).join(' · ') + '</div>';
+      }
+      if (hand.community && hand.community.length) {
+        html += '<div class="community cards">' + hand.community.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</div>';
+      }
+      html += '</div>';
+      if (hand.finished && hand.result) html += resultHTML(hand.result);
+    } else {
+      html += '<div class="tv-waiting">' + esc(t('spectator.waiting')) + '</div>';
+    }
+    $('tv-table').innerHTML = html;
+    var turn = '';
+    if (hand && !hand.finished && hand.to_act) {
+      hand.seats.forEach(function (s) { if (s.seat === hand.to_act) turn = t('spectator.turn') + ': ' + s.name; });
+    }
+    $('tv-turn').textContent = turn;
+    $('tv-last').textContent = hand && hand.last_action ? hand.last_action.text : '';
+  }
+  conn();
+})();

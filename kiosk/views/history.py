@@ -1,0 +1,101 @@
+"""Hand history: past hands, each street by street, downloadable as PHH and JSON (dealer only)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template
+
+from engine.events import event_from_dict
+from engine.hand import Hand
+from engine.settings import GameSettings
+from kiosk.presenter import present_hand
+from kiosk.service import service
+from kiosk.views.auth import dealer_required
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+
+
+def load_hand(hand_id: int) -> tuple[dict[str, Any], Hand, list[dict[str, Any]]]:
+    """The stored hand row, the engine hand replayed from its events, and the events."""
+    table = service()
+    row = table.store.hand(hand_id)
+    if row is None or row["table_id"] != table.table_id:
+        abort(404)
+    events = table.store.events(hand_id)
+    hand = Hand(GameSettings.from_dict(row["setup"]["settings"]))
+    for event in events:
+        hand.push(event_from_dict(event))
+    return row, hand, events
+
+
+def streets(hand_id: int, lang: str) -> list[dict[str, Any]]:
+    """The hand's entries grouped by street, each with the table as it stood after it."""
+    row, _full, events = load_hand(hand_id)
+    replay = Hand(GameSettings.from_dict(row["setup"]["settings"]))
+    groups: list[dict[str, Any]] = []
+    for event in events:
+        before = replay.state.street_name
+        replay.push(event_from_dict(event))
+        name = before or replay.state.street_name or ""
+        if not groups or groups[-1]["name"] != name:
+            groups.append({"name": name, "entries": []})
+        entry = dict(event)
+        seats = {s.number: s for s in replay.state.seats}
+        if "seat" in entry and entry["seat"] in seats:
+            entry["name"] = seats[entry["seat"]].name
+            entry["to"] = seats[entry["seat"]].bet or entry.get("amount")
+        if entry.get("type") == "show":
+            entry["slots"] = [{"card": c, "public": True} for c in entry.get("cards", [])]
+        groups[-1]["entries"].append(entry)
+        groups[-1]["after"] = present_hand(replay, "dealer", lang)
+    return groups
+
+
+@bp.route("/")
+@dealer_required
+def index() -> str:
+    table = service()
+    return render_template("history.html", hands=table.store.hands(table.table_id))
+
+
+@bp.route("/<int:hand_id>")
+@dealer_required
+def hand(hand_id: int) -> str:
+    from kiosk.i18n import current_lang
+
+    row, full, _events = load_hand(hand_id)
+    lang = current_lang()
+    return render_template(
+        "hand.html",
+        row=row,
+        streets=streets(hand_id, lang),
+        final=present_hand(full, "dealer", lang),
+    )
+
+
+@bp.route("/<int:hand_id>.json")
+@dealer_required
+def hand_json(hand_id: int) -> Response:
+    row, full, _events = load_hand(hand_id)
+    body = {"hand": {k: row[k] for k in ("id", "number", "status", "started_at", "ended_at")}}
+    body.update(full.to_dict())
+    return Response(
+        json.dumps(body, indent=1, ensure_ascii=False),
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.json"},
+    )
+
+
+@bp.route("/<int:hand_id>.phh")
+@dealer_required
+def hand_phh(hand_id: int) -> Response:
+    from engine.phh import to_phh
+
+    row, full, _events = load_hand(hand_id)
+    return Response(
+        to_phh(full),
+        mimetype="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.phh"},
+    )

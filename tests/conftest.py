@@ -1,0 +1,184 @@
+"""Shared fixtures: an in-process kiosk app, a real kiosk server in a subprocess, Chromium.
+
+- ``kiosk_app`` / ``dealer_client``: ``create_app`` on a fresh instance folder (Flask test client).
+- ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gthread, simple-websocket)
+  on a free loopback port with its own instance folder; the returned :class:`LiveKiosk` can be
+  killed with SIGKILL and started again on the same folder.
+- ``chromium``: Debian's Chromium driven by Playwright (never a browser download).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+TEST_PIN = "2468"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def csrf_from(html: str) -> str:
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
+    assert match, "no CSRF token in the page"
+    return match.group(1)
+
+
+# -- in-process ----
+@pytest.fixture
+def kiosk_app(tmp_path: Path) -> Iterator[Any]:
+    from kiosk import create_app
+
+    app = create_app(
+        {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "DEFAULT_LANG": "en"}
+    )
+    yield app
+    app.extensions["stud_store"].close()
+
+
+@pytest.fixture
+def dealer_client(kiosk_app: Any) -> Any:
+    """A test client with the dealer PIN set and a dealer session."""
+    from kiosk.views.auth import set_pin
+
+    set_pin(kiosk_app.extensions["stud_store"], TEST_PIN)
+    client = kiosk_app.test_client()
+    with client.session_transaction() as sess:
+        sess["dealer"] = True
+    return client
+
+
+# -- a real server ----
+class LiveKiosk:
+    """``stud-kiosk serve`` in a subprocess on 127.0.0.1."""
+
+    def __init__(self, instance: Path, env: dict[str, str] | None = None) -> None:
+        self.instance = instance
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.extra_env = env or {}
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = instance.parent / f"server-{self.port}.log"
+
+    def start(self, timeout: float = 20.0) -> LiveKiosk:
+        import requests
+
+        env = dict(os.environ)
+        env.update(self.extra_env)
+        env["STUD_KIOSK_INSTANCE"] = str(self.instance)
+        env.setdefault("STUD_KIOSK_LANG", "en")
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "kiosk.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port)],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text(errors='replace')[-2000:]}")
+            try:
+                if requests.get(self.url + "/api/health", timeout=1).ok:
+                    return self
+            except requests.RequestException:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not answer: {self.log.read_text(errors='replace')[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server (master and worker), as a power cut would."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def worker_pids(self) -> list[int]:
+        assert self.process is not None
+        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True)
+        return [int(p) for p in out.stdout.split()]
+
+    def dealer_session(self, pin: str = TEST_PIN) -> Any:
+        """A ``requests.Session`` with the dealer PIN session (setting the PIN at first start)."""
+        import requests
+
+        session = requests.Session()
+        page = session.get(self.url + "/login")
+        page.raise_for_status()
+        if "/pin/new" in page.url:
+            token = csrf_from(page.text)
+            done = session.post(self.url + "/pin/new",
+                                data={"csrf_token": token, "pin": pin, "pin_again": pin})
+        else:
+            token = csrf_from(page.text)
+            done = session.post(self.url + "/login", data={"csrf_token": token, "pin": pin})
+        done.raise_for_status()
+        assert session.cookies.get("session"), "no session cookie after the PIN"
+        token = session.get(self.url + "/api/csrf").json()["csrf_token"]
+        session.headers["X-CSRFToken"] = token
+        return session
+
+    def cookie_header(self, session: Any) -> str:
+        return "; ".join(f"{k}={v}" for k, v in session.cookies.items())
+
+
+@pytest.fixture
+def live_kiosk(tmp_path: Path) -> Iterator[Callable[..., LiveKiosk]]:
+    servers: list[LiveKiosk] = []
+
+    def start(instance: Path | None = None, env: dict[str, str] | None = None) -> LiveKiosk:
+        server = LiveKiosk(instance or tmp_path / "instance", env)
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+# -- real Chromium ----
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,134 @@
+"""The kiosk app in process: PIN, sessions, CSRF, setup, the JSON API, the store's durability."""
+
+from __future__ import annotations
+
+import html
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+
+from kiosk import create_app
+from kiosk.views.auth import PIN_KEY, set_pin
+from tests.conftest import TEST_PIN, csrf_from
+
+SETUP_FORM = {
+    "game": "seven-card-stud-hilo",
+    "ante": "1", "bring_in": "2", "small_bet": "5", "big_bet": "10",
+    "max_raises": "3", "chip_unit": "1", "odd_chip": "nearest-dealer",
+    "heads_up_uncapped": "on", "burns": "on", "dealer": "0",
+    "active_1": "on", "name_1": "Anna", "stack_1": "100",
+    "active_2": "on", "name_2": "Bruno", "stack_2": "100",
+    "active_3": "on", "name_3": "Carla", "stack_3": "100",
+}
+
+
+def post_form(client: Any, url: str, data: dict[str, str]) -> Any:
+    page = client.get(url, follow_redirects=True)
+    return client.post(url, data={**data, "csrf_token": csrf_from(page.get_data(as_text=True))})
+
+
+def test_first_start_asks_for_a_pin_and_stores_only_its_hash(kiosk_app: Any) -> None:
+    client = kiosk_app.test_client()
+    first = client.get("/dealer")
+    assert first.status_code == 302 and first.headers["Location"].endswith("/pin/new")
+    bad = post_form(client, "/pin/new", {"pin": "12a", "pin_again": "12a"})
+    assert bad.status_code == 200 and "4 to 8 digits" in bad.get_data(as_text=True)
+    differ = post_form(client, "/pin/new", {"pin": "1234", "pin_again": "1235"})
+    assert "differ" in differ.get_data(as_text=True)
+    done = post_form(client, "/pin/new", {"pin": TEST_PIN, "pin_again": TEST_PIN})
+    assert done.status_code == 302
+    stored = kiosk_app.extensions["stud_store"].get(PIN_KEY)
+    assert stored and TEST_PIN not in stored and stored.startswith(("scrypt:", "pbkdf2:"))
+    assert client.get("/dealer").status_code == 200  # the session that set the PIN is the dealer's
+
+
+def test_wrong_pin_is_refused_and_repeated_tries_lock_out(kiosk_app: Any) -> None:
+    set_pin(kiosk_app.extensions["stud_store"], TEST_PIN)
+    client = kiosk_app.test_client()
+    assert client.get("/dealer").headers["Location"].startswith("/login")
+    for _ in range(5):
+        assert post_form(client, "/login", {"pin": "0000"}).status_code == 401
+    locked = post_form(client, "/login", {"pin": TEST_PIN})
+    assert locked.status_code == 429
+    other = kiosk_app.test_client()
+    assert client.get("/dealer").status_code == 302 and other.get("/spectator").status_code == 200
+
+
+def test_forms_need_the_csrf_token(kiosk_app: Any) -> None:
+    set_pin(kiosk_app.extensions["stud_store"], TEST_PIN)
+    client = kiosk_app.test_client()
+    refused = client.post("/login", data={"pin": TEST_PIN})
+    assert refused.status_code == 400
+    assert post_form(client, "/login", {"pin": TEST_PIN}).status_code == 302
+
+
+def test_the_secret_key_is_generated_once_into_the_instance(tmp_path: Path) -> None:
+    instance = tmp_path / "inst"
+    first = create_app({"INSTANCE_PATH": str(instance)})
+    second = create_app({"INSTANCE_PATH": str(instance)})
+    key_file = instance / "secret_key"
+    assert first.secret_key == second.secret_key == key_file.read_text().strip()
+    assert len(first.secret_key) == 64
+    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+    for app in (first, second):
+        app.extensions["stud_store"].close()
+
+
+def test_the_store_is_sqlite_wal_with_full_sync(kiosk_app: Any) -> None:
+    store = kiosk_app.extensions["stud_store"]
+    assert store.url.startswith("sqlite:///") and str(kiosk_app.instance_path) in store.url
+    with store.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+
+
+def test_setup_refuses_bad_input_with_words_and_saves_good_input(dealer_client: Any) -> None:
+    one_player = {k: v for k, v in SETUP_FORM.items() if not k.endswith(("_2", "_3"))}
+    bad = post_form(dealer_client, "/setup/", one_player)
+    assert bad.status_code == 400
+    assert "1 players seated: this game needs 2 to 8" in bad.get_data(as_text=True)
+    worse = post_form(dealer_client, "/setup/", {**SETUP_FORM, "small_bet": "ten"})
+    assert "Small bet: 'ten' is not a whole number" in html.unescape(worse.get_data(as_text=True))
+    good = post_form(dealer_client, "/setup/", SETUP_FORM)
+    assert good.status_code == 302, good.get_data(as_text=True)
+    setup = dealer_client.get("/api/setup").get_json()
+    assert [s["name"] for s in setup["seats"] if s["active"]] == ["Anna", "Bruno", "Carla"]
+    assert setup["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
+    assert setup["rules"]["odd_chip"] == "nearest-dealer" and setup["rules"]["max_raises"] == 3
+
+
+def test_pages_speak_italian_and_english(dealer_client: Any) -> None:
+    it = dealer_client.get("/setup/?lang=it").get_data(as_text=True)
+    en = dealer_client.get("/setup/?lang=en").get_data(as_text=True)
+    assert "Impostazione tavolo" in it and "Regole della casa" in it
+    assert "Table setup" in en and "House rules" in en
+    page = dealer_client.get("/setup/", follow_redirects=True)
+    token = csrf_from(page.get_data(as_text=True))
+    dealer_client.post("/lang/it", data={"csrf_token": token, "next": "/setup/"})
+    assert "Impostazione tavolo" in dealer_client.get("/setup/").get_data(as_text=True)
+
+
+def test_the_json_api_needs_the_dealer(kiosk_app: Any) -> None:
+    client = kiosk_app.test_client()
+    for url in ("/api/hands", "/api/csrf", "/api/setup"):
+        assert client.get(url).status_code == 403
+    assert client.get("/api/state").get_json()["role"] == "spectator"
+    assert client.get("/api/health").get_json()["ok"] is True
+
+
+def test_ui_catalogues_have_the_same_messages() -> None:
+    from kiosk.i18n import ui_catalog
+
+    en, it = ui_catalog().messages("en"), ui_catalog().messages("it")
+    assert set(en) == set(it)
+    for key in en:
+        assert set(_fields(en[key])) == set(_fields(it[key])), key
+
+
+def _fields(template: str) -> list[str]:
+    import string
+
+    return [f for _, f, _, _ in string.Formatter().parse(template) if f]
