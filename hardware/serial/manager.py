@@ -247,6 +247,7 @@ class DeviceManager:
         repeat_window: float = 2.0,
         retry_interval: float = 0.5,
         heartbeat: float = 5.0,
+        stale_after: float = 2.0,
         lang: str = DEFAULT_LANGUAGE,
     ) -> None:
         self.listener = listener
@@ -267,6 +268,7 @@ class DeviceManager:
                     kinds=spec.kinds,
                     retry_interval=retry_interval,
                     heartbeat=heartbeat,
+                    stale_after=stale_after,
                 )
             )
         self._display = DisplayState()
@@ -399,7 +401,7 @@ class DeviceManager:
             )
         self._status_changed()
 
-    def _register(self, uid: str) -> None:
+    def _register(self, seat: int, uid: str) -> None:
         with self._registration_lock, self._display_lock:
             registration = self._registration
             if registration is None:
@@ -413,6 +415,8 @@ class DeviceManager:
                 if path is not None:
                     self.tag_map.save()
                 self._registration = None
+                # the last card still lies on the reader: its repeats are not a deal
+                self.repeats.record(seat, registration.order[-1])
             self._push_display(before)
         if card is None:
             return
@@ -520,7 +524,7 @@ class DeviceManager:
             )
         if isinstance(message, TagRead):
             if self._registration is not None:
-                self._register(message.uid)
+                self._register(message.seat, message.uid)
                 return Ack()
             return self._card(device, message.seat, self.tag_map.card(message.uid), message.up)
         if isinstance(message, CardRead):

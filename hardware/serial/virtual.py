@@ -11,6 +11,7 @@ device on one end of a null-modem cable or a ``socat`` pair.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import select
@@ -28,6 +29,7 @@ class Endpoint:
 
     def __init__(self) -> None:
         self._pending = bytearray()
+        self._lines: collections.deque[str] = collections.deque()
 
     def write(self, data: bytes) -> None:
         raise NotImplementedError
@@ -45,6 +47,11 @@ class Endpoint:
 
     def read_lines(self, timeout: float = 0.0) -> list[str]:
         """Complete lines that have arrived, waiting up to ``timeout`` seconds for the first."""
+        queued = list(self._lines)
+        self._lines.clear()
+        return queued + self._read_lines(0.0 if queued else timeout)
+
+    def _read_lines(self, timeout: float) -> list[str]:
         deadline = time.monotonic() + timeout
         while True:
             data = self.read_some(max(0.0, min(0.05, deadline - time.monotonic())))
@@ -55,6 +62,12 @@ class Endpoint:
         self._pending = bytearray(rest)
         return [line.rstrip(b"\r").decode("ascii", "replace") for line in complete]
 
+    def read_line(self, timeout: float = 0.0) -> str | None:
+        """The next line, waiting up to ``timeout`` seconds; None if none came."""
+        if not self._lines:
+            self._lines.extend(self._read_lines(timeout))
+        return self._lines.popleft() if self._lines else None
+
     def expect(self, wanted: str, timeout: float = 5.0) -> list[str]:
         """Read lines until one equals ``wanted`` (or starts with it, when it ends in ``*``).
 
@@ -63,12 +76,14 @@ class Endpoint:
         seen: list[str] = []
         deadline = time.monotonic() + timeout
         prefix = wanted[:-1] if wanted.endswith("*") else None
-        while time.monotonic() < deadline:
-            for line in self.read_lines(min(0.2, max(0.0, deadline - time.monotonic()))):
+        while True:
+            line = self.read_line(min(0.2, max(0.0, deadline - time.monotonic())))
+            if line is not None:
                 seen.append(line)
                 if line == wanted or (prefix is not None and line.startswith(prefix)):
                     return seen
-        raise TimeoutError(f"expected {wanted!r} within {timeout} s; got {seen!r}")
+            elif time.monotonic() >= deadline:
+                raise TimeoutError(f"expected {wanted!r} within {timeout} s; got {seen!r}")
 
 
 class VirtualPort(Endpoint):
@@ -98,6 +113,7 @@ class VirtualPort(Endpoint):
         tty.setraw(self.slave)
         self.slave_name = os.ttyname(self.slave)
         self._pending.clear()
+        self._lines.clear()
         if self.link is not None:
             tmp = self.link.with_name(self.link.name + ".new")
             with contextlib.suppress(FileNotFoundError):
