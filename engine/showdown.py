@@ -1,0 +1,233 @@
+"""How each pot is pushed: winners, hi/lo halves, ties in whole chips and the odd chips' reasons.
+
+The hand calls :func:`settle` once the showdown (or the fold to one player) is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card
+from engine.evaluate import HandValue
+from engine.i18n import translate
+from engine.pots import Pot
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """What one seat wins from one half of a pot; ``hand`` is None when it won uncontested."""
+
+    seat: int
+    amount: int
+    hand: HandValue | None
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "amount": self.amount,
+            "hand": None if self.hand is None else self.hand.name(lang),
+            "cards": None if self.hand is None else [str(c) for c in self.hand.cards],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OddChip:
+    """An odd chip and why it went where it did.
+
+    ``rule`` is ``hilo-split`` (the odd chip of halving a pot goes to the high half; ``seat`` is
+    None), ``nearest-dealer`` or ``high-card-suit`` (``card`` is the card that decided).
+    """
+
+    seat: int | None
+    amount: int
+    half: str
+    rule: str
+    card: Card | None = None
+
+    def text(self, lang: str = "en") -> str:
+        if self.rule == "hilo-split":
+            return translate("play.odd.hilo", lang, amount=self.amount)
+        half = translate(f"play.half.{self.half}", lang)
+        if self.rule == "nearest-dealer":
+            return translate(
+                "play.odd.nearest", lang, seat=self.seat, amount=self.amount, half=half
+            )
+        key = "play.odd.suit_low" if self.half == "low" else "play.odd.suit_high"
+        card = "" if self.card is None else self.card.symbol
+        return translate(key, lang, seat=self.seat, amount=self.amount, half=half, card=card)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "amount": self.amount,
+            "half": self.half,
+            "rule": self.rule,
+            "card": None if self.card is None else str(self.card),
+            "reason": self.text(lang),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """How one pot is pushed (index 0 is the main pot)."""
+
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    high: tuple[Share, ...]
+    low: tuple[Share, ...] = ()
+    no_low: bool = False
+    odd_chips: tuple[OddChip, ...] = ()
+    awards: tuple[tuple[int, int], ...] = ()
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "name": translate("play.pot.main" if self.index == 0 else "play.pot.side", lang,
+                              n=self.index),
+            "amount": self.amount,
+            "eligible": list(self.eligible),
+            "high": [s.to_dict(lang) for s in self.high],
+            "low": [s.to_dict(lang) for s in self.low],
+            "no_low": self.no_low,
+            "odd_chips": [o.to_dict(lang) for o in self.odd_chips],
+            "awards": {str(s): a for s, a in self.awards},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The end of a hand: every pot, the chips given back and the total pushed to each seat."""
+
+    pots: tuple[PotResult, ...]
+    returned: tuple[tuple[int, int], ...]
+    payouts: tuple[tuple[int, int], ...]
+    misdeal: bool = False
+    showdown: bool = False
+
+    def payout(self, seat: int) -> int:
+        return dict(self.payouts).get(seat, 0)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "misdeal": self.misdeal,
+            "showdown": self.showdown,
+            "pots": [p.to_dict(lang) for p in self.pots],
+            "returned": {str(s): a for s, a in self.returned},
+            "payouts": {str(s): a for s, a in self.payouts},
+        }
+
+
+def _low_key(card: Card) -> tuple[int, int]:
+    return (1 if card.rank == 14 else card.rank, card.suit_order)
+
+
+def rule_order(
+    seats: Sequence[int],
+    hands: Mapping[int, HandValue],
+    low: bool,
+    rule: str,
+    clockwise: Sequence[int],
+) -> list[tuple[int, Card | None]]:
+    """Tied winners in the order they receive odd chips, each with the card that decided."""
+    if rule == "high-card-suit" and all(s in hands for s in seats):
+        if low:
+            keyed = [(min(hands[s].cards, key=_low_key), s) for s in seats]
+            keyed.sort(key=lambda t: _low_key(t[0]))
+        else:
+            keyed = [(max(hands[s].cards), s) for s in seats]
+            keyed.sort(key=lambda t: t[0], reverse=True)
+        return [(s, c) for c, s in keyed]
+    position = {s: i for i, s in enumerate(clockwise)}
+    return [(s, None) for s in sorted(seats, key=position.__getitem__)]
+
+
+def split(
+    amount: int,
+    winners: Sequence[int],
+    hands: Mapping[int, HandValue],
+    half: str,
+    rule: str,
+    clockwise: Sequence[int],
+    unit: int,
+    low: bool = False,
+) -> tuple[list[Share], list[OddChip]]:
+    """Split ``amount`` among tied ``winners`` in whole chip units; odd units one each by rule.
+
+    ``half`` is ``high``, ``low`` or ``pot`` (the whole pot); ``low`` says the hands are lows, so
+    that the high-card-suit rule looks for the lowest card.
+    """
+    units = amount // unit
+    base, odd = divmod(units, len(winners))
+    ordered = rule_order(winners, hands, low, rule, clockwise)
+    extra = {s: 0 for s in winners}
+    chips: list[OddChip] = []
+    if odd:
+        used_rule = rule if all(s in hands for s in winners) else "nearest-dealer"
+        for seat, card in ordered[:odd]:
+            extra[seat] = unit
+            chips.append(OddChip(seat, unit, half, used_rule, card))
+    shares = [Share(s, base * unit + extra[s], hands.get(s)) for s, _ in ordered]
+    return shares, chips
+
+
+def best(seats: Sequence[int], hands: Mapping[int, HandValue]) -> list[int]:
+    """The seats holding the best of ``hands`` (greater is better)."""
+    top = max(hands[s] for s in seats)
+    return [s for s in seats if hands[s] == top]
+
+
+def settle_pot(
+    index: int,
+    pot: Pot,
+    winners_high: Callable[[Sequence[int]], tuple[list[int], Mapping[int, HandValue]]],
+    winners_low: Callable[[Sequence[int]], tuple[list[int], Mapping[int, HandValue]]] | None,
+    contenders: Sequence[int],
+    rule: str,
+    clockwise: Sequence[int],
+    unit: int,
+    lowball: bool = False,
+) -> PotResult:
+    """Push one pot among ``contenders`` (eligible seats still holding a hand).
+
+    ``winners_high`` gives the best hands of the main ranking (razz's low when ``lowball``);
+    ``winners_low`` the qualifying lows of a hi/lo game (None in other games).
+    """
+    high_seats, high_hands = winners_high(contenders)
+    low_seats: list[int] = []
+    low_hands: Mapping[int, HandValue] = {}
+    if winners_low is not None and len(contenders) > 1:
+        low_seats, low_hands = winners_low(contenders)
+    odd_chips: list[OddChip] = []
+    if low_seats:
+        units = pot.amount // unit
+        high_amount = (units - units // 2) * unit
+        low_amount = pot.amount - high_amount
+        if high_amount != low_amount:
+            odd_chips.append(OddChip(None, high_amount - low_amount, "high", "hilo-split"))
+    else:
+        high_amount, low_amount = pot.amount, 0
+    half = "high" if low_seats else "pot"
+    high, chips = split(
+        high_amount, high_seats, high_hands, half, rule, clockwise, unit, low=lowball
+    )
+    odd_chips.extend(chips)
+    low: list[Share] = []
+    if low_seats:
+        low, chips = split(low_amount, low_seats, low_hands, "low", rule, clockwise, unit, True)
+        odd_chips.extend(chips)
+    awards: dict[int, int] = {}
+    for share in (*high, *low):
+        awards[share.seat] = awards.get(share.seat, 0) + share.amount
+    return PotResult(
+        index=index,
+        amount=pot.amount,
+        eligible=pot.eligible,
+        high=tuple(high),
+        low=tuple(low),
+        no_low=winners_low is not None and len(contenders) > 1 and not low_seats,
+        odd_chips=tuple(odd_chips),
+        awards=tuple(sorted(awards.items())),
+    )
