@@ -229,6 +229,7 @@ class SerialDevice:
                 baudrate=self.baudrate,
                 timeout=self.read_timeout,
                 write_timeout=1.0,
+                exclusive=True,  # a second kiosk (or a stale one) must not share the port
             )
         except (serial.SerialException, OSError, ValueError) as exc:
             if self.status.error != str(exc):
