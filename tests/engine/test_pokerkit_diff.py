@@ -62,7 +62,8 @@ def play_one(variant: str, seed: int) -> None:
     rng = random.Random(seed)
     random.seed(seed)  # pokerkit shuffles its deck with the global generator
     n = rng.randint(2, 7)
-    ante, bring_in, small, big = rng.choice(((1, 2, 4, 8), (0, 1, 2, 4), (2, 3, 5, 10), (1, 1, 2, 4)))
+    stakes = ((1, 2, 4, 8), (0, 1, 2, 4), (2, 3, 5, 10), (1, 1, 2, 4))
+    ante, bring_in, small, big = rng.choice(stakes)
     stacks = [rng.choice((2, 5, 9, 14, 25, 40, 80, 150)) for _ in range(n)]
     game_type = (
         FixedLimitSevenCardStud
