@@ -48,6 +48,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["stud_store"] = store
     app.extensions["stud_table"] = service
 
+    # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
+    # init_app, so that SocketIO keeps them and binds them to every app's server.
+    from kiosk import live
+
     csrf.init_app(app)
     socketio.init_app(
         app,
@@ -57,7 +61,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         ping_timeout=10,
     )
 
-    from kiosk import live
     from kiosk.views import api, auth, dealer, history, setup, spectator
 
     for module in (auth, setup, dealer, spectator, history, api):

@@ -117,7 +117,7 @@ def _present_result(result: Any, names: dict[int, str], public: set[int], dealer
             "shares": shares,
             "awards": [
                 {"seat": seat, "name": names.get(seat, str(seat)), "amount": amount}
-                for seat, amount in sorted(pot.awards.items())
+                for seat, amount in sorted(dict(pot.awards).items())
             ],
             "odd_chips": [chip.text(lang) for chip in pot.odd_chips],
         })
@@ -130,7 +130,7 @@ def _present_result(result: Any, names: dict[int, str], public: set[int], dealer
         ],
         "payouts": [
             {"seat": seat, "name": names.get(seat, str(seat)), "amount": amount}
-            for seat, amount in sorted(result.payouts.items())
+            for seat, amount in sorted(dict(result.payouts).items())
         ],
     }
 

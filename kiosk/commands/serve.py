@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
                 "loglevel": "info",
                 "proc_name": "stud-kiosk",
             }
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn >= 24: not needed here
+                settings["control_socket_disable"] = True
             for key, value in settings.items():
                 self.cfg.set(key, value)
 

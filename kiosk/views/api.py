@@ -73,6 +73,27 @@ def get_setup() -> tuple[Response, int]:
     return jsonify(service().setup()), 200
 
 
+@bp.put("/setup")
+def put_setup() -> tuple[Response, int]:
+    """Replace the table setup (between hands) with the JSON form ``GET /api/setup`` gives."""
+    payload = request.get_json(silent=True)
+    if not isinstance(payload, dict):
+        from kiosk.i18n import t
+
+        return _error(t("live.bad_payload"), 400)
+
+    def configure() -> dict[str, Any]:
+        try:
+            service().configure(payload)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(
+                f"the setup lacks or mistypes {exc}: send the form GET /api/setup gives"
+            ) from exc
+        return {"ok": True}
+
+    return _run(configure)
+
+
 @bp.post("/hands")
 def start_hand() -> tuple[Response, int]:
     return _run(lambda: service().start_hand(source="api"))
