@@ -126,13 +126,15 @@ def play_one(variant: str, seed: int) -> None:
                 ours.push(Act(seat, "fold"))
             else:
                 to = pk.min_completion_betting_or_raising_to_amount
-                mine = [o for o in ours.legal_actions() if o.action in ("bet", "raise", "complete")]
-                if not mine or mine[0].to != to:
+                raises = [
+                    o for o in ours.legal_actions() if o.action in ("bet", "raise", "complete")
+                ]
+                if not raises or raises[0].to != to:
                     if short_all_in_this_round:
                         raise SetAside("raise after a short all-in")
-                    raise AssertionError(f"pokerkit raises to {to}, ours allows {mine}")
+                    raise AssertionError(f"pokerkit raises to {to}, ours allows {raises}")
                 pk.complete_bet_or_raise_to(to)
-                ours.push(Act(seat, mine[0].action, mine[0].amount))
+                ours.push(Act(seat, raises[0].action, raises[0].amount))
             after = ours.state.seat(seat).stack
             if after == 0 and choice in ("cbr", "pb"):
                 short_all_in_this_round = True
@@ -143,9 +145,9 @@ def play_one(variant: str, seed: int) -> None:
             continue
         raise AssertionError(f"pokerkit waits for something unexpected: {pk}")
     while not ours.finished:
-        seat = ours.next_to_show
-        assert seat is not None, ours.prompt().text()
-        ours.push(Show(seat, tuple(s.card for s in ours.state.seat(seat).cards if s.card)))
+        shower = ours.next_to_show
+        assert shower is not None, ours.prompt().text()
+        ours.push(Show(shower, tuple(s.card for s in ours.state.seat(shower).cards if s.card)))
     result = ours.result
     assert result is not None
     someone_has_low = any(pot.low for pot in result.pots)
