@@ -969,6 +969,9 @@ class Hand:
         committed = {n: s.committed for n, s in self._seats.items()}
         pots, self._returned = build_pots(committed, set(live))
         self._final_pots = pots
+        for number, amount in self._returned:  # an uncalled bet goes back before the showdown
+            self._seats[number].stack += amount
+            self._seats[number].committed -= amount
         self._advance_show()
 
     def _contesting(self, number: int) -> bool:
@@ -1046,7 +1049,7 @@ class Hand:
                     lowball=showdown == "low",
                 )
             )
-        self._finish(tuple(results), self._returned, showdown=True)
+        self._finish(tuple(results), self._returned, showdown=True, paid_back=True)
 
     def _finish_fold(self, winner: int) -> None:
         committed = {n: s.committed for n, s in self._seats.items()}
@@ -1069,15 +1072,18 @@ class Hand:
         pots: tuple[PotResult, ...],
         returned: tuple[tuple[int, int], ...],
         showdown: bool,
+        paid_back: bool = False,
     ) -> None:
         payouts: dict[int, int] = {}
         for pot in pots:
             for seat, amount in pot.awards:
                 payouts[seat] = payouts.get(seat, 0) + amount
-        for seat, amount in returned:
-            payouts[seat] = payouts.get(seat, 0) + amount
         for seat, amount in payouts.items():
             self._seats[seat].stack += amount
+        for seat, amount in returned:
+            payouts[seat] = payouts.get(seat, 0) + amount
+            if not paid_back:
+                self._seats[seat].stack += amount
         for s in self._seats.values():
             s.bet = 0
         self._result = HandResult(
