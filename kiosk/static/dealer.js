@@ -59,9 +59,9 @@
   function renderBar() {
     var bar = $('hand-bar');
     if (!state) { bar.innerHTML = ''; return; }
-    var hand = state.hand, html = '<strong>' + esc(state.table.game_name) + '</strong>';
+    var hand = state.hand, html = '<strong class="wide-only">' + esc(state.table.game_name) + '</strong>';
     var st = state.table.stakes;
-    html += '<span class="muted">' + esc(st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet) + '</span>';
+    html += '<span class="muted wide-only">' + esc(st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet) + '</span>';
     if (hand) {
       html += '<span data-testid="hand-number">' + esc(t('dealer.hand', { number: hand.number })) + '</span>';
       if (hand.street_text && !hand.finished) html += '<span>' + esc(hand.street_text) + '</span>';
@@ -166,10 +166,10 @@
     if (!up && need.down === 0) up = true;
     var html = '<div class="picker-head">';
     order.forEach(function (s) {
-      html += '<button type="button" class="btn' + (s === target ? ' btn-primary' : '') + '" data-target="' + s + '">' +
-        s + ' · ' + esc(seatName(hand, s)) + '</button>';
+      html += '<button type="button" class="btn seat-pick' + (s === target ? ' btn-primary' : '') + '" data-target="' + s + '">' +
+        s + '<span class="seat-pick-name"> · ' + esc(seatName(hand, s)) + '</span></button>';
     });
-    html += '</div><div class="picker-head"><strong data-testid="deal-target">' +
+    html += '<strong class="deal-target" data-testid="deal-target">' +
       esc(t('dealer.to_seat', { seat: target, name: seatName(hand, target) })) + '</strong>';
     if (need.down) html += '<button type="button" class="btn' + (!up ? ' btn-primary' : '') + '" data-updown="down">' + esc(t('dealer.down')) + ' ×' + need.down + '</button>';
     if (need.up) html += '<button type="button" class="btn' + (up ? ' btn-primary' : '') + '" data-updown="up">' + esc(t('dealer.up')) + ' ×' + need.up + '</button>';
@@ -232,7 +232,14 @@
     if (kind === 'deal') renderDeal(hand);
     else if (kind === 'community') renderCommunity(hand);
     else if (kind === 'show') renderShow(hand);
-    else $('work').innerHTML = seatsHTML(hand, null);
+    else {
+      var info = '<div class="table-info"><span class="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>' +
+        (hand.pots.length > 1 ? '<span>' + hand.pots.map(function (p, i) {
+          return esc(i === 0 ? t('result.main') : t('result.side', { n: i })) + ' ' + p.amount;
+        }).join(' · ') + '</span>' : '') +
+        '<span class="last" data-testid="last-action">' + esc(hand.last_action ? hand.last_action.text : '') + '</span></div>';
+      $('work').innerHTML = seatsHTML(hand, null).replace('class="seats"', 'class="seats big"') + info;
+    }
     if (kind === 'act' || kind === 'bring_in') {
       legal.innerHTML = legalHTML(hand);
       legal.querySelectorAll('[data-action]').forEach(function (b) {

@@ -20,7 +20,7 @@
   /* seats spread round an oval, clockwise from the dealer's left (the dealer sits at the top) */
   function position(i, n) {
     var angle = -Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;  /* from just right of the top, clockwise */
-    return { left: 50 + 41 * Math.cos(angle), top: 50 + 38 * Math.sin(angle) };
+    return { left: 50 + 37 * Math.cos(angle), top: 50 + 37 * Math.sin(angle) };
   }
 
   function seatHTML(s, hand, i, n, winners) {
@@ -80,6 +80,7 @@
       html += '<div class="tv-waiting">' + esc(t('spectator.waiting')) + '</div>';
     }
     $('tv-table').innerHTML = html;
+    $('tv-table').classList.toggle('has-results', !!(hand && hand.finished && hand.result));
     var turn = '';
     if (hand && !hand.finished && hand.to_act) {
       hand.seats.forEach(function (s) { if (s.seat === hand.to_act) turn = t('spectator.turn') + ': ' + s.name; });

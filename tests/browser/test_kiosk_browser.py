@@ -1,0 +1,214 @@
+"""Real Chromium against the real server: the dealer plays a whole seven-card stud hi/lo hand by
+tapping, while a TV page in a second browser context follows every step. Screenshots of both
+screens (dealer at 1280x800 and 800x480, TV at 1920x1080) go to test-artifacts/."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import TEST_PIN, LiveKiosk
+from tests.kiosk import driver
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+BIG, SMALL, TV = (1280, 800), (800, 480), (1920, 1080)
+
+
+def dealer_view(page: Any, url: str) -> dict[str, Any]:
+    answer = page.request.get(url + "/api/state?lang=en")
+    assert answer.ok
+    view: dict[str, Any] = answer.json()
+    assert view["role"] == "dealer"
+    return view
+
+
+def wait_until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out: {what}")
+        time.sleep(0.05)
+
+
+def tap(page: Any, selector: str) -> None:
+    page.locator(selector).first.click()
+
+
+def shoot(page: Any, artifacts: Path, name: str, size: tuple[int, int]) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(artifacts / f"{name}-{size[0]}x{size[1]}.png"))
+
+
+def check_touch_targets(page: Any) -> None:
+    """Every visible button is at least 48 px both ways and no text is under 16 px."""
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll('button, a.btn, input, select'))
+            .filter(e => e.offsetParent !== null)
+            .map(e => { const r = e.getBoundingClientRect();
+                        return [e.textContent.trim() || e.name || e.tagName, r.width, r.height]; })
+            .filter(([, w, h]) => w < 47.5 || h < 47.5)"""
+    )
+    assert small == [], f"touch targets under 48 px: {small[:5]}"
+    tiny = page.evaluate(
+        """() => Array.from(document.querySelectorAll('body *'))
+            .filter(e => e.offsetParent !== null && e.childNodes.length &&
+                    Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()))
+            .map(e => [e.textContent.trim().slice(0, 20), parseFloat(getComputedStyle(e).fontSize)])
+            .filter(([, size]) => size < 16)"""
+    )
+    assert tiny == [], f"text under 16 px: {tiny[:5]}"
+
+
+def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    server.dealer_session()  # sets the PIN at first start, as the dealer did at install time
+    dealer_ctx = chromium.new_context(viewport={"width": BIG[0], "height": BIG[1]}, has_touch=True)
+    tv_ctx = chromium.new_context(viewport={"width": TV[0], "height": TV[1]})
+    page, tv = dealer_ctx.new_page(), tv_ctx.new_page()
+    errors: list[str] = []
+    for p in (page, tv):
+        p.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        # the PIN, on the keypad
+        page.goto(server.url + "/dealer?lang=en")
+        assert "/login" in page.url
+        for digit in TEST_PIN:
+            tap(page, f'.keypad [data-key="{digit}"]')
+        tap(page, '.keypad [data-key="✓"]')
+        page.wait_for_url("**/dealer**")
+
+        # the table: three players with names and stacks
+        page.goto(server.url + "/setup/?lang=en")
+        tap(page, 'input[name="game"][value="seven-card-stud-hilo"]')
+        for seat in driver.SETUP["seats"][:3]:
+            n = seat["seat"]
+            page.locator(f'input[name="active_{n}"]').check()
+            page.fill(f'input[name="name_{n}"]', seat["name"])
+            page.fill(f'input[name="stack_{n}"]', str(seat["stack"]))
+        shoot(page, artifacts, "dealer-setup", BIG)
+        shoot(page, artifacts, "dealer-setup", SMALL)
+        page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
+        tap(page, '[data-testid="setup-save"]')
+        page.wait_for_url("**/dealer")
+
+        tv.goto(server.url + "/spectator?lang=it")
+        tv.wait_for_selector('[data-testid="conn"]:has-text("In linea")')
+        tv.wait_for_selector(".tv-waiting")
+        tap(page, '[data-testid="start-hand"]')
+        page.wait_for_selector('[data-testid="picker"]')
+        check_touch_targets(page)
+
+        shots = {"third-deal": False, "bring-in": False, "fifth": False}
+        steps = 0
+        while True:
+            view = dealer_view(page, server.url)
+            event = driver.next_event(view)
+            if event is None:
+                break
+            hand = view["hand"]
+            kind = hand["prompt"]["kind"]
+            if kind == "deal" and hand["events"] == 4 and not shots["third-deal"]:
+                shots["third-deal"] = True
+                shoot(page, artifacts, "dealer-deal", BIG)
+                shoot(page, artifacts, "dealer-deal", SMALL)
+                page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
+            if kind == "bring_in" and not shots["bring-in"]:
+                shots["bring-in"] = True
+                shoot(page, artifacts, "dealer-bring-in", BIG)
+                shoot(page, artifacts, "dealer-bring-in", SMALL)
+                page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
+                shoot(tv, artifacts, "tv-third-street", TV)
+            if hand["street_name"] == "fifth" and kind == "act" and not shots["fifth"]:
+                shots["fifth"] = True
+                shoot(page, artifacts, "dealer-betting", BIG)
+                shoot(page, artifacts, "dealer-betting", SMALL)
+                page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
+                shoot(tv, artifacts, "tv-fifth-street", TV)
+            before = hand["events"]
+            tap_event(page, hand, event)
+            wait_until(lambda n=before + 1: dealer_view(page, server.url)["hand"]["events"] == n,
+                       f"the server took {event}")
+            steps += 1
+            # the TV shows the same pot as the dealer after every step
+            pot = dealer_view(page, server.url)["hand"]["total_pot"]
+            tv.wait_for_function(
+                "pot => { const e = document.querySelector('[data-testid=tv-pot]');"
+                " return e && e.textContent.trim() === String(pot); }",
+                arg=pot, timeout=5000,
+            )
+        assert all(shots.values()) and steps > 25
+
+        # the result: per pot, the winners and what to push
+        page.wait_for_selector('[data-testid="result"]')
+        result = page.inner_text('[data-testid="result"]')
+        assert "Carla" in result and "Anna" in result and "Push" in result
+        tv.wait_for_selector('[data-testid="tv-results"]')
+        tv_result = tv.inner_text('[data-testid="tv-results"]')
+        assert "Carla" in tv_result and "Anna" in tv_result
+        assert "Kd" not in tv.content()  # Bruno mucked
+        shoot(page, artifacts, "dealer-result", BIG)
+        shoot(page, artifacts, "dealer-result", SMALL)
+        shoot(tv, artifacts, "tv-result", TV)
+        page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
+        check_touch_targets(page)
+
+        # Italian on the dealer screen too, by tapping the switch
+        tap(page, '[data-testid="lang-switch"]')
+        page.wait_for_selector('[data-testid="next-hand"]:has-text("Mano successiva")')
+        shoot(page, artifacts, "dealer-result-it", SMALL)
+
+        # the history: the hand street by street, downloads
+        page.goto(server.url + "/history/?lang=en")
+        page.locator(".hand-list a", has_text="#1").click()
+        page.wait_for_selector('[data-testid="street"]')
+        assert page.locator('[data-testid="street"]').count() >= 5
+        shoot(page, artifacts, "dealer-history", BIG)
+        phh_link = page.get_attribute('[data-testid="download-phh"]', "href")
+        phh = page.request.get(server.url + phh_link)
+        assert phh.ok and "F7S/8" in phh.text()
+        json_link = page.get_attribute('[data-testid="download-json"]', "href")
+        data = page.request.get(server.url + json_link)
+        assert data.ok and len(data.json()["events"]) == steps
+        assert errors == []
+    finally:
+        dealer_ctx.close()
+        tv_ctx.close()
+
+
+def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
+    """Make ``event`` happen by tapping the dealer screen as a dealer would."""
+    kind = event["type"]
+    if kind == "deal":
+        seat = event["seat"]
+        target = page.locator(f'[data-target="{seat}"]')
+        if "btn-primary" not in (target.get_attribute("class") or ""):
+            target.click()
+        if event["card"] is None:
+            tap(page, '[data-testid="unknown-card"]')
+            return
+        mode = "up" if event["up"] else "down"
+        toggle = page.locator(f'[data-updown="{mode}"]')
+        if toggle.count() and "btn-primary" not in (toggle.get_attribute("class") or ""):
+            toggle.click()
+        tap(page, f'.picker button[data-card="{event["card"]}"]')
+    elif kind == "act":
+        tap(page, f'#legal [data-action="{event["action"]}"]')
+    elif kind == "show":
+        seat = next(s for s in hand["seats"] if s["seat"] == event["seat"])
+        known = {c["card"] for c in seat["cards"] if c["card"]}
+        for card in event["cards"]:
+            if card not in known:
+                tap(page, f'.picker button[data-card="{card}"]')
+        tap(page, '[data-testid="show-cards"]')
+    elif kind == "muck":
+        tap(page, '[data-testid="muck"]')
+    else:
+        raise AssertionError(f"no tap for {event}")
