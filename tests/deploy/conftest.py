@@ -1,4 +1,4 @@
-"""Fixtures for the deployment tests: a frozen copy of the code and an install under a temporary root."""
+"""Deployment test fixtures: a still copy of the code, an install under a temporary root."""
 
 from __future__ import annotations
 
@@ -14,8 +14,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEPLOY = ROOT / "deploy"
 IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", ".cache", "instance", "__pycache__", "*.egg-info", ".*_cache", "build",
-    "test-artifacts", ".hypothesis", "node_modules",
+    ".git",
+    ".venv",
+    ".cache",
+    "instance",
+    "__pycache__",
+    "*.egg-info",
+    ".*_cache",
+    "build",
+    "test-artifacts",
+    ".hypothesis",
+    "node_modules",
 )
 
 
@@ -43,7 +52,11 @@ def run_install(source: Path, root: Path, *args: str, script: str = "install.sh"
         options += ["--source", str(source)]
     done = subprocess.run(
         ["bash", str(source / "deploy" / script), *options, *args],
-        capture_output=True, text=True, env=env, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
     )
     return Run(done.returncode, done.stdout, done.stderr)
 
@@ -52,8 +65,7 @@ def fake_system_root(root: Path) -> Path:
     """A root with the /etc/passwd of a Raspberry Pi OS image whose desktop user is ``dealer``."""
     (root / "etc").mkdir(parents=True)
     (root / "etc" / "passwd").write_text(
-        "root:x:0:0:root:/root:/bin/bash\n"
-        "dealer:x:1000:1000:Dealer:/home/dealer:/bin/bash\n",
+        "root:x:0:0:root:/root:/bin/bash\ndealer:x:1000:1000:Dealer:/home/dealer:/bin/bash\n",
         encoding="utf-8",
     )
     return root
@@ -151,7 +163,23 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
     assert cage.returncode == 0, cage.stdout + cage.stderr
 
     return Deployment(
-        source, root, first, second, before_second, after_second, first_release, first_conf,
-        database_before, env_before, udev_before, upgrade, upgraded_release,
-        previous_after_upgrade, rollback, after_rollback, reupgrade, after_reupgrade, cage,
+        source,
+        root,
+        first,
+        second,
+        before_second,
+        after_second,
+        first_release,
+        first_conf,
+        database_before,
+        env_before,
+        udev_before,
+        upgrade,
+        upgraded_release,
+        previous_after_upgrade,
+        rollback,
+        after_rollback,
+        reupgrade,
+        after_reupgrade,
+        cage,
     )

@@ -154,7 +154,9 @@ def test_logrotate_accepts_the_configuration(deployment: Deployment, tmp_path: P
     local.write_text(config.replace("/var/log/stud-kiosk", str(logs)), encoding="utf-8")
     done = subprocess.run(
         [logrotate, "--force", "--state", str(tmp_path / "state"), str(local)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     # copytruncate: the server keeps writing to the same, now empty, file.
