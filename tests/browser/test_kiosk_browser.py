@@ -134,8 +134,7 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
                 shoot(tv, artifacts, "tv-fifth-street", TV)
             before = hand["events"]
             tap_event(page, hand, event)
-            wait_until(lambda n=before + 1: dealer_view(page, server.url)["hand"]["events"] == n,
-                       f"the server took {event}")
+            wait_until(took(page, server.url, before + 1), f"the server took {event}")
             steps += 1
             # the TV shows the same pot as the dealer after every step
             pot = dealer_view(page, server.url)["hand"]["total_pot"]
@@ -181,6 +180,10 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
     finally:
         dealer_ctx.close()
         tv_ctx.close()
+
+
+def took(page: Any, url: str, events: int) -> Callable[[], bool]:
+    return lambda: bool(dealer_view(page, url)["hand"]["events"] == events)
 
 
 def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
