@@ -66,8 +66,6 @@ def kiosk_with_devices(tmp_path: Path) -> Iterator[Kiosk]:
         }
     )
     table: TableService = app.extensions["stud_table"]
-    if "stud_devices" not in app.extensions:  # create_app without the device hook
-        kiosk.devices.init_app(app, table)
     devices: kiosk.devices.TableDevices = app.extensions["stud_devices"]
     try:
         for port in (reader, buttons, display):
@@ -331,8 +329,6 @@ def test_simulate_device_plays_a_reader_and_a_display_for_the_kiosk(tmp_path: Pa
         }
     )
     table: TableService = app.extensions["stud_table"]
-    if "stud_devices" not in app.extensions:
-        kiosk.devices.init_app(app, table)
     try:
         assert table.hand_running()
         out, _ = reader.communicate(timeout=30)
