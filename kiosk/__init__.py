@@ -65,7 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     for module in (auth, setup, dealer, spectator, history, api):
         app.register_blueprint(module.bp)
-    live.connect_service(service)
+    live.connect_service(service, everywhere=bool(app.config.get("MESSAGE_QUEUE")))
     devices.init_app(app, service)  # serial card readers, button panels, displays
 
     @app.context_processor

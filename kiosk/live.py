@@ -29,19 +29,31 @@ _clients: dict[str, tuple[str, str]] = {}
 _clients_lock = threading.Lock()
 
 
+def error_text(exc: ValueError, lang: str) -> str:
+    """A refusal in the screen's language when the error can say it (``text(lang)``)."""
+    text = getattr(exc, "text", None)
+    return str(text(lang)) if callable(text) else str(exc)
+
+
 def room(role: str, lang: str) -> str:
     return f"{role}:{lang}"
 
 
-def broadcast(table: TableService) -> None:
-    """Send the new state to every room, each presented for its role and language."""
+def broadcast(table: TableService, everywhere: bool = False) -> None:
+    """Send the new state to every room, each presented for its role and language.
+
+    Rooms without a screen in this process are skipped, unless ``everywhere`` (a message queue
+    carries the emits to screens connected to other processes)."""
+    with _clients_lock:
+        present = set(_clients.values())
     for role in ROLES:
         for lang in LANGUAGES:
-            socketio.emit("state", table.view(role, lang), to=room(role, lang))
+            if everywhere or (role, lang) in present:
+                socketio.emit("state", table.view(role, lang), to=room(role, lang))
 
 
-def connect_service(table: TableService) -> None:
-    table.subscribe(broadcast)
+def connect_service(table: TableService, everywhere: bool = False) -> None:
+    table.subscribe(lambda t: broadcast(t, everywhere))
 
 
 def _sid() -> str:
@@ -88,7 +100,7 @@ def _control(name: str, call: Callable[[TableService, str], Any]) -> Callable[..
         try:
             call(service(), payload)
         except ValueError as exc:
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": error_text(exc, lang)}
         return {"ok": True}
 
     handler.__name__ = f"on_{name}"

@@ -41,7 +41,9 @@ def _run(call: Callable[[], dict[str, Any]]) -> tuple[Response, int]:
     except TableError as exc:
         return _error(exc.text(current_lang()), 409)
     except ValueError as exc:  # the engine's errors, in its words
-        return _error(str(exc), 422)
+        from kiosk.live import error_text
+
+        return _error(error_text(exc, current_lang()), 422)
     return jsonify(body), 200
 
 
