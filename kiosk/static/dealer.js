@@ -10,6 +10,8 @@
   var socket = S.live('dealer', lang, function (st) { state = st; render(); }, function (on) {
     online = on; renderBar();
   });
+  /* a serial card reader or button panel was refused, or a device came or went (kiosk/devices.py) */
+  socket.on('device_notice', function (notice) { toast(notice.message); });
 
   function toast(message) {
     var box = $('toast');

@@ -5,6 +5,11 @@
   var lang = document.getElementById('devices-app').dataset.lang;
   var $ = function (id) { return document.getElementById(id); };
 
+  /* the buttons' own display rule would win over the hidden attribute */
+  function show(node, visible) {
+    node.hidden = !visible;
+    node.style.display = visible ? '' : 'none';
+  }
   function kinds(list) {
     if (!list || !list.length) return t('devices.kind.unknown');
     return list.map(function (k) { return t('devices.kind.' + k); }).join(', ');
@@ -26,9 +31,9 @@
       '<li>' + esc(t('devices.available.none')) + '</li>';
     $('tags').textContent = data.tags ? t('devices.tags', { count: data.tags }) : t('devices.tags.none');
     var reg = data.registration;
-    $('registration').hidden = !reg;
-    $('register-cancel').hidden = !reg;
-    $('register').hidden = !!reg;
+    show($('registration'), !!reg);
+    show($('register-cancel'), !!reg);
+    show($('register'), !reg);
     if (reg && reg.expected) {
       $('registration').textContent = t('devices.register.prompt',
         { card: S.cardLabel(reg.expected), done: reg.done, total: reg.total });
