@@ -131,7 +131,11 @@ class GameSettings:
             raise SettingsError(
                 f"unknown variant {self.variant!r}: the variants are {', '.join(VARIANTS)}"
             )
-        object.__setattr__(self, "seats", tuple(self.seats))
+        for seat in self.seats:
+            if not isinstance(seat, SeatConfig):
+                raise SettingsError(f"a seat must be a SeatConfig, not {seat!r}")
+        # seats are kept in seat-number order, so that equal tables compare equal
+        object.__setattr__(self, "seats", tuple(sorted(self.seats, key=lambda s: s.number)))
         unit = _int("chip_unit", self.chip_unit)
         if unit < 1:
             raise SettingsError(f"chip_unit must be 1 or more, not {unit}")
@@ -171,8 +175,6 @@ class GameSettings:
             )
         numbers = [s.number for s in self.seats]
         for seat in self.seats:
-            if not isinstance(seat, SeatConfig):
-                raise SettingsError(f"a seat must be a SeatConfig, not {seat!r}")
             if numbers.count(seat.number) > 1:
                 raise SettingsError(f"seat {seat.number} appears twice: seat numbers must differ")
             if seat.stack % unit:
