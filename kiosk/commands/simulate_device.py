@@ -64,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="the name the device gives in HELLO")
     parser.add_argument(
+        "--verbose", action="store_true", help="also print the heartbeat (PING and PONG)"
+    )
+    parser.add_argument(
         "--version", type=int, default=None, help="the protocol version to announce (default: ours)"
     )
     parser.add_argument(
@@ -104,7 +107,8 @@ def translate_input(kind: str, text: str) -> str | None:
         return "CARD " + text
     if kind == "buttons":
         words = text.split()
-        return " ".join(["BTN", words[0].upper(), *words[1:]])
+        name = words[0].upper().replace("-", "").replace("_", "")  # bring-in, bring_in: BRINGIN
+        return " ".join(["BTN", name, *words[1:]])
     return text
 
 
@@ -133,6 +137,8 @@ class Simulator:
         self.answered = threading.Condition()
         self.stopped = threading.Event()
         self.display: dict[str, str] = {}
+        self.verbose = False
+        """Print the heartbeat (PING, PONG) too."""
 
     def say(self, key: str, **params: object) -> None:
         print(MESSAGES[self.lang][key].format(**params), file=self.out, flush=True)
@@ -144,7 +150,8 @@ class Simulator:
             if line.split()[0].upper() not in ("ACK", "NAK", "PONG"):
                 self.waiting.append(box)
             self.endpoint.send(line)
-        print(f"> {line}", file=self.out, flush=True)
+        if self.verbose or line not in ("PING", "PONG"):
+            print(f"> {line}", file=self.out, flush=True)
         return box
 
     def listen(self) -> None:
@@ -159,7 +166,8 @@ class Simulator:
                 self.stopped.set()
                 return
             for line in lines:
-                print(f"< {line}", file=self.out, flush=True)
+                if self.verbose or line not in ("PING", "PONG"):
+                    print(f"< {line}", file=self.out, flush=True)
                 try:
                     message = parse_kiosk_line(line)
                 except ProtocolError as exc:
@@ -203,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         endpoint = VirtualPort(Path(args.link) if args.link else None)
     sim = Simulator(args.kind, endpoint, out, args.name, args.version, args.lang)
+    sim.verbose = args.verbose
     sim.say("ready", kind=args.kind, path=endpoint.path)
     sim.say("hint", path=endpoint.path)
     listener = threading.Thread(target=sim.listen, daemon=True)

@@ -244,3 +244,13 @@ def test_a_damaged_tag_file_says_so(tmp_path: Path) -> None:
     path.write_text('{"tags": {"AA": "Zz"}}', encoding="utf-8")
     with pytest.raises(ProtocolError, match="register the deck again"):
         TagMap.load(path)
+
+
+@pytest.mark.parametrize("name", ["protocol", "device", "manager", "tags"])
+def test_the_examples_in_the_docstrings_hold(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"hardware.serial.{name}")
+    failed, tried = doctest.testmod(module)
+    assert tried > 0 and failed == 0

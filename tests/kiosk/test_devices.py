@@ -345,3 +345,17 @@ def test_simulate_device_plays_a_reader_and_a_display_for_the_kiosk(tmp_path: Pa
     dealt = {s.number: [str(c.card) for c in s.cards] for s in table.hand.state.seats}
     assert dealt[1] == ["As"] and dealt[2] == ["Kd"]
     assert "< POT 3" in shown and "< TURN 0" in shown
+
+
+def test_what_the_simulator_makes_of_typed_lines() -> None:
+    from kiosk.commands.simulate_device import translate_input
+
+    assert translate_input("reader", "3 Ah") == "CARD 3 Ah"
+    assert translate_input("reader", " 3 10h up ") == "CARD 3 10h up"
+    assert translate_input("reader", "tag 2 04A1B2C3") == "TAG 2 04A1B2C3"
+    assert translate_input("buttons", "bring-in") == "BTN BRINGIN"
+    assert translate_input("buttons", "raise 40") == "BTN RAISE 40"
+    assert translate_input("buttons", "ERR stuck key") == "ERR stuck key"
+    assert translate_input("display", "HELLO display 2") == "HELLO display 2"
+    assert translate_input("reader", "# a comment") is None
+    assert translate_input("reader", "   ") is None
