@@ -57,7 +57,8 @@
     var hand = state.hand, table = state.table, st = table.stakes;
     $('tv-game').textContent = table.game_name;
     $('tv-stakes').textContent = st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet;
-    $('tv-street').textContent = hand && !hand.finished ? hand.street_text : '';
+    $('tv-street').textContent = hand ? t('dealer.hand', { number: hand.number }) +
+      (hand.finished ? '' : ' · ' + hand.street_text) : '';
     var seats = hand ? hand.seats : table.seats, html = '', winners = {};
     if (hand && hand.finished && hand.result) {
       hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
@@ -86,7 +87,7 @@
       hand.seats.forEach(function (s) { if (s.seat === hand.to_act) turn = t('spectator.turn') + ': ' + s.name; });
     }
     $('tv-turn').textContent = turn;
-    $('tv-last').textContent = hand && hand.last_action ? hand.last_action.text : '';
+    $('tv-last').textContent = hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
   }
   conn();
 })();

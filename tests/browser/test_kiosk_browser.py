@@ -119,6 +119,10 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
                 shots["third-deal"] = True
                 shoot(page, artifacts, "dealer-deal", BIG)
                 shoot(page, artifacts, "dealer-deal", SMALL)
+                tap(page, "#four-colour")
+                assert "four-colour" in (page.get_attribute("body", "class") or "")
+                shoot(page, artifacts, "dealer-deal-four-colour", SMALL)
+                tap(page, "#four-colour")
                 page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
             if kind == "bring_in" and not shots["bring-in"]:
                 shots["bring-in"] = True
