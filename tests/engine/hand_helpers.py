@@ -51,3 +51,43 @@ def act(hand: Hand, *actions: tuple[int, str] | tuple[int, str, int]) -> None:
 def options(hand: Hand) -> list[tuple[str, int]]:
     """The legal actions as (action, round total after it)."""
     return [(o.action, o.to) for o in hand.legal_actions()]
+
+
+def check_down(hand: Hand, streets: list[dict[int, str]], show: bool = True) -> None:
+    """Deal ``streets`` with the least betting possible (bring in, call, check), then show every
+    hand in the order asked."""
+    for cards in streets:
+        deal(hand, cards)
+        passive(hand)
+    if show:
+        show_all(hand)
+
+
+def passive(hand: Hand) -> None:
+    """Bring in, call or check until the round is over."""
+    while hand.to_act is not None:
+        legal = {o.action for o in hand.legal_actions()}
+        for action in ("bring_in", "check", "call"):
+            if action in legal:
+                act(hand, (hand.to_act, action))
+                break
+
+
+def show_all(hand: Hand) -> None:
+    from engine.events import Show
+
+    while hand.next_to_show is not None:
+        seat = hand.next_to_show
+        cards = tuple(s.card for s in hand.state.seat(seat).cards if s.card is not None)
+        hand.push(Show(seat, cards))
+
+
+def check(
+    hand: Hand, pot: int, to_act: int | None, legal: list[tuple[str, int]] | None = None
+) -> None:
+    """The pot (every chip committed), the seat to act and its legal actions (action, to)."""
+    state = hand.state
+    assert state.total_pot == pot, (state.total_pot, pot)
+    assert state.to_act == to_act, (state.to_act, to_act)
+    if legal is not None:
+        assert options(hand) == legal, options(hand)
