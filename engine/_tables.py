@@ -9,9 +9,11 @@ order a dealer reads them (full house: the three first; two pair: high pair, low
 comparing the integers compares the hands. The category codes leave room for Sökö's two extra
 categories, so a high strength of two pair or better equals its Sökö strength.
 
-Per-card keys: ``CARD_KEY[i] = 1 << (16 + 3 * (rank - 2)) | 1 << (4 * suit)``. The sum of the keys
-of up to seven cards plus :data:`SUIT_BASE` holds, from bit 16 up, the count of each rank (3 bits
-per rank) and, in bits 0..15, one nibble per suit that starts at 3; a nibble reaches 8 (its top bit)
+Per-card keys: ``CARD_KEY[i] = RANK_MULTIPLIERS[rank - 2] << 16 | 1 << (4 * suit)``. The sum of the
+keys of up to seven cards plus :data:`SUIT_BASE` holds, from bit 16 up, a number that identifies the
+multiset of ranks (the multipliers are random odd 35-bit constants, checked to give every multiset
+of 5, 6 or 7 ranks its own sum, and spread well by Python's dict hashing, unlike a bit field of rank
+counts), and, in bits 0..15, one nibble per suit that starts at 3; a nibble reaches 8 (its top bit)
 exactly when five cards share that suit, so ``key & FLUSH_BITS`` detects a flush in one step.
 """
 
@@ -22,6 +24,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 CATEGORIES: tuple[str, ...] = (
@@ -46,7 +49,15 @@ SUIT_BASE = 0x3333
 FLUSH_BITS = 0x8888
 RANK_SHIFT = 16
 
-CARD_KEY: list[int] = [(1 << (RANK_SHIFT + 3 * (i >> 2))) | (1 << (4 * (i & 3))) for i in range(52)]
+RANK_MULTIPLIERS = (
+    0x61E7EA419, 0x780A4DF5B, 0x58306D03B, 0x7DC28FF91, 0x71A466885, 0x739292D23, 0x499DD251D,
+    0x78E7AA6E9, 0x4C88B2875, 0x68C3D5F17, 0x6BB049A79, 0x7C4A334BF, 0x6C0433CBD,
+)
+"""Rank part of the card keys, 2 to ace (found by a seeded search; see the module docstring)."""
+
+CARD_KEY: list[int] = [
+    (RANK_MULTIPLIERS[i >> 2] << RANK_SHIFT) | (1 << (4 * (i & 3))) for i in range(52)
+]
 """Per-card key (see the module docstring), by card index."""
 
 RANK_BIT: list[int] = [1 << (i >> 2) for i in range(52)]
@@ -110,10 +121,6 @@ def _build_flush() -> list[int]:
     return table
 
 
-FLUSH_TABLE: list[int] = _build_flush()
-"""Strength of the best flush or straight flush of a suit's 13-bit rank mask (0: under 5 cards)."""
-
-STRAIGHT_TOP: list[int] = [_straight_top(m) for m in range(8192)]
 
 
 def _multisets(size: int) -> Iterator[list[int]]:
@@ -137,10 +144,14 @@ def _multisets(size: int) -> Iterator[list[int]]:
 
 def rank_key(counts: list[int]) -> int:
     """The rank part of a card-key sum (shifted down by 16) for a rank-count vector."""
-    key = 0
-    for r in range(13):
-        key |= counts[r] << (3 * r)
-    return key
+    return sum(c * m for c, m in zip(counts, RANK_MULTIPLIERS, strict=True))
+
+
+def multisets(sizes: tuple[int, ...] = (5, 6, 7)) -> Iterator[tuple[int, list[int]]]:
+    """``(rank_key, counts)`` for every multiset of ranks of the given sizes."""
+    for size in sizes:
+        for counts in _multisets(size):
+            yield rank_key(counts), list(counts)
 
 
 def high_from_counts(counts: list[int]) -> int:
@@ -171,7 +182,7 @@ def high_from_counts(counts: list[int]) -> int:
         t = trips[0]
         p = max(trips[1:2] + pairs[:1])
         return (FULL_HOUSE << 20) | pack([t, t, t, p, p])
-    top = STRAIGHT_TOP[mask]
+    top = _straight_top(mask)
     if top:
         return (STRAIGHT << 20) | pack(_straight_ranks(top))
     if trips:
@@ -294,66 +305,121 @@ def _build_razz() -> dict[int, int]:
     return table
 
 
-# The rank-multiset tables take about a second to compute in Python, so they ship precomputed in
-# _tables.bin (zlib of little-endian int64 arrays) and load in a few milliseconds.
-# `python -m engine._tables` rewrites the file; tests/engine/test_evaluate_tables.py checks it
-# against a fresh computation.
+# The tables take over a second to compute in Python, so they ship precomputed in _tables.bin
+# (zlib of named little-endian arrays) and load in a few milliseconds; razz's loads on first use.
+# `python -m engine._tables` rewrites the file; tests/engine/test_evaluate_exhaustive.py checks
+# it against a fresh computation.
 DATA_FILE = Path(__file__).with_name("_tables.bin")
-_DATA_MAGIC = b"STUDEVAL1"
+_DATA_MAGIC = b"STUDEVAL2" + struct.pack("<13Q", *RANK_MULTIPLIERS)
+"""File header: format version and the key multipliers the tables were computed with."""
 
 
-def build_all() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """Compute the high, razz and Sökö rank-multiset tables from scratch."""
-    return _build_high(), _build_razz(), _build_soko()
+def build_all() -> dict[str, dict[int, int] | list[int]]:
+    """Compute every table from scratch: ``high``, ``razz``, ``soko`` (dicts), ``flush`` (list)."""
+    return {
+        "high": _build_high(),
+        "razz": _build_razz(),
+        "soko": _build_soko(),
+        "flush": _build_flush(),
+    }
 
 
-def _encode(tables: tuple[dict[int, int], ...]) -> bytes:
-    parts = [_DATA_MAGIC, struct.pack("<I", len(tables))]
-    for table in tables:
-        flat = array("q", [x for item in table.items() for x in item])
+def _arrays(tables: dict[str, dict[int, int] | list[int]]) -> dict[str, array[int]]:
+    high = tables["high"]
+    razz = tables["razz"]
+    soko = tables["soko"]
+    assert isinstance(high, dict) and isinstance(razz, dict) and isinstance(soko, dict)
+    return {
+        "high.keys": array("q", high),
+        "high.values": array("i", high.values()),
+        "razz.values": array("i", (razz[k] for k in high)),
+        "soko.keys": array("q", soko),
+        "soko.values": array("i", soko.values()),
+        "flush": array("i", tables["flush"]),
+    }
+
+
+def encode(tables: dict[str, dict[int, int] | list[int]]) -> bytes:
+    """The bytes of _tables.bin for the given tables."""
+    parts = [_DATA_MAGIC]
+    for name, values in _arrays(tables).items():
         if sys.byteorder == "big":
-            flat.byteswap()
-        parts.append(struct.pack("<Q", len(flat)))
-        parts.append(flat.tobytes())
+            values.byteswap()
+        parts.append(struct.pack("<B", len(name)) + name.encode())
+        parts.append(struct.pack("<cQ", values.typecode.encode(), len(values)))
+        parts.append(values.tobytes())
     return zlib.compress(b"".join(parts), 9)
 
 
-def _decode(blob: bytes) -> list[dict[int, int]]:
+def decode(blob: bytes) -> dict[str, array[int]]:
+    """The named arrays of a _tables.bin file."""
     raw = zlib.decompress(blob)
     if not raw.startswith(_DATA_MAGIC):
-        raise ValueError(f"{DATA_FILE} is not an evaluator table file")
+        raise ValueError(f"{DATA_FILE} is not an evaluator table file of this version")
     pos = len(_DATA_MAGIC)
-    (count,) = struct.unpack_from("<I", raw, pos)
-    pos += 4
-    tables = []
-    for _ in range(count):
-        (length,) = struct.unpack_from("<Q", raw, pos)
-        pos += 8
-        flat = array("q")
-        flat.frombytes(raw[pos : pos + 8 * length])
-        pos += 8 * length
+    arrays: dict[str, array[int]] = {}
+    while pos < len(raw):
+        (size,) = struct.unpack_from("<B", raw, pos)
+        name = raw[pos + 1 : pos + 1 + size].decode()
+        pos += 1 + size
+        code, length = struct.unpack_from("<cQ", raw, pos)
+        pos += struct.calcsize("<cQ")
+        values = array(code.decode())
+        end = pos + values.itemsize * length
+        values.frombytes(raw[pos:end])
+        pos = end
         if sys.byteorder == "big":
-            flat.byteswap()
-        values = flat.tolist()
-        tables.append(dict(zip(values[0::2], values[1::2], strict=True)))
-    return tables
+            values.byteswap()
+        arrays[name] = values
+    return arrays
+
+
+def tables_from(arrays: dict[str, array[int]]) -> dict[str, dict[int, int] | list[int]]:
+    """The tables (as :func:`build_all` gives them) from decoded arrays."""
+    return {
+        "high": dict(zip(arrays["high.keys"], arrays["high.values"], strict=True)),
+        "razz": dict(zip(arrays["high.keys"], arrays["razz.values"], strict=True)),
+        "soko": dict(zip(arrays["soko.keys"], arrays["soko.values"], strict=True)),
+        "flush": arrays["flush"].tolist(),
+    }
 
 
 def write_data_file() -> None:
-    DATA_FILE.write_bytes(_encode(build_all()))
+    DATA_FILE.write_bytes(encode(build_all()))
 
 
-def _load() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+def _load() -> tuple[dict[int, int], dict[int, int], list[int]]:
     try:
-        high, razz, soko = _decode(DATA_FILE.read_bytes())
-    except (OSError, ValueError, zlib.error, struct.error):
-        return build_all()
-    return high, razz, soko
+        arrays = decode(DATA_FILE.read_bytes())
+        # one int object per distinct strength: a smaller table stays in the processor's cache
+        shared: dict[int, int] = {}
+        high = {
+            k: shared.setdefault(v, v)
+            for k, v in zip(arrays["high.keys"], arrays["high.values"], strict=True)
+        }
+        soko = {
+            k: shared.setdefault(v, v)
+            for k, v in zip(arrays["soko.keys"], arrays["soko.values"], strict=True)
+        }
+        return high, soko, arrays["flush"].tolist()
+    except (OSError, ValueError, KeyError, zlib.error, struct.error):
+        return _build_high(), _build_soko(), _build_flush()
 
 
-HIGH_TABLE, RAZZ_TABLE, SOKO_TABLE = _load()
+HIGH_TABLE, SOKO_TABLE, FLUSH_TABLE = _load()
 """Rank part of a card-key sum (``key >> 16``) -> strength ignoring suits: high (5-7 cards, flushes
-aside), razz (5-7 cards) and Sökö (5 cards, four-straights included, suited hands aside)."""
+aside) and Sökö (5 cards, four-straights included, suited hands aside); and the strength of the
+best flush or straight flush by a suit's 13-bit rank mask (0 under five cards)."""
+
+
+@cache
+def razz_table() -> dict[int, int]:
+    """Rank part of a card-key sum -> razz strength (5-7 cards), loaded on first use."""
+    try:
+        arrays = decode(DATA_FILE.read_bytes())
+        return dict(zip(arrays["high.keys"], arrays["razz.values"], strict=True))
+    except (OSError, ValueError, KeyError, zlib.error, struct.error):
+        return _build_razz()
 
 
 if __name__ == "__main__":

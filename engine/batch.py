@@ -70,14 +70,12 @@ def _four_pack() -> npt.NDArray[np.int32]:
 @cache
 def _rank_table(kind: str, size: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int32]]:
     """(class number by rank-key sum, strength by class number) for one table and hand size."""
-    source = {"high": _t.HIGH_TABLE, "low": _t.RAZZ_TABLE, "soko": _t.SOKO_TABLE}[kind]
+    source = {"high": _t.HIGH_TABLE, "soko": _t.SOKO_TABLE}.get(kind) or _t.razz_table()
     keys: list[int] = []
     values: list[int] = []
-    for key, strength in source.items():
-        counts = [(key >> (3 * r)) & 7 for r in range(13)]
-        if sum(counts) == size:
-            keys.append(sum(c * _RANK_KEYS[r] for r, c in enumerate(counts)))
-            values.append(strength)
+    for key, counts in _t.multisets((size,)):
+        keys.append(sum(c * _RANK_KEYS[r] for r, c in enumerate(counts)))
+        values.append(source[key])
     classes, number = np.unique(np.array(values, dtype=np.int32), return_inverse=True)
     table = np.zeros(max(keys) + 1, dtype=np.uint16)
     table[np.array(keys)] = number.astype(np.uint16)

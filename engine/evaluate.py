@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from engine import _tables as _t
-from engine.cards import RANK_CHARS, Card, format_cards, parse_cards
+from engine.cards import DECK, RANK_CHARS, Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.i18n import translate
 
@@ -84,18 +84,31 @@ _LBIT: Final = _t.LOW_BIT
 _LPAIR: Final = _t.LOW_PAIR
 _LOW8: Final = _t.LOW8_TABLE
 _SUIT_OF_FLUSH: Final = {0x8: 0, 0x80: 1, 0x800: 2, 0x8000: 3}
+_KEY_BASE: Final = [key + _BASE for key in _KEY]
+"""Card keys with the suit counters' starting offset added: one per hand saves an addition."""
+_SUITED_BIT: Final = {
+    bit: [_t.RANK_BIT[i] if i & 3 == suit else 0 for i in range(52)]
+    for bit, suit in _SUIT_OF_FLUSH.items()
+}
+"""Flush bit of a suit -> per-card rank bit for the cards of that suit (0 for the others)."""
+_RAZZ: dict[int, int] = {}
+"""The razz table, filled on the first razz evaluation (most tables never play razz)."""
 
 
 def _flush_strength(cards: Iterable[int], key: int) -> int:
-    suit = _SUIT_OF_FLUSH[key & _FLUSH_BITS]
+    bits = _SUITED_BIT[key & 0x8888]
     mask = 0
     for i in cards:
-        if i & 3 == suit:
-            mask |= _RBIT[i]
+        mask |= bits[i]
     return _FLUSH[mask]
 
 
-def high_strength(cards: Sequence[int]) -> int:
+def high_strength(
+    cards: Sequence[int],
+    _k: list[int] = _KEY,
+    _g: list[int] = _KEY_BASE,
+    _h: dict[int, int] = _HIGH,
+) -> int:
     """Strength of the best five-card high hand among 5 to 7 card indices (``Card.index``).
 
     Equals ``evaluate_high(...).strength``; a greater strength is a better hand. No checks: the
@@ -104,14 +117,25 @@ def high_strength(cards: Sequence[int]) -> int:
     >>> high_strength([48, 49, 50, 51, 0]) > high_strength([44, 45, 46, 0, 1])
     True
     """
-    key = sum(map(_KEY.__getitem__, cards), _BASE)
-    if key & _FLUSH_BITS:
+    n = len(cards)
+    if n == 7:
+        a, b, c, d, e, f, g = cards
+        key = _k[a] + _k[b] + _k[c] + _k[d] + _k[e] + _k[f] + _g[g]
+    elif n == 5:
+        a, b, c, d, e = cards
+        key = _k[a] + _k[b] + _k[c] + _k[d] + _g[e]
+    else:
+        key = sum(map(_k.__getitem__, cards), 0x3333)
+    if key & 0x8888:
         return _flush_strength(cards, key)
-    return _HIGH[key >> 16]
+    return _h[key >> 16]
 
 
 def high_strength7(
-    cards: Sequence[int], _k: list[int] = _KEY, _h: dict[int, int] = _HIGH
+    cards: Sequence[int],
+    _k: list[int] = _KEY,
+    _g: list[int] = _KEY_BASE,
+    _h: dict[int, int] = _HIGH,
 ) -> int:
     """:func:`high_strength` for exactly seven card indices, the fastest way to rank a stud hand.
 
@@ -119,13 +143,13 @@ def high_strength7(
     6
     """
     a, b, c, d, e, f, g = cards
-    key = _k[a] + _k[b] + _k[c] + _k[d] + _k[e] + _k[f] + _k[g] + 0x3333
+    key = _k[a] + _k[b] + _k[c] + _k[d] + _k[e] + _k[f] + _g[g]
     if key & 0x8888:
         return _flush_strength(cards, key)
     return _h[key >> 16]
 
 
-def low8_strength(cards: Sequence[int]) -> int:
+def low8_strength(cards: Sequence[int], _b: list[int] = _LBIT, _l: list[int] = _LOW8) -> int:
     """Strength of the best 8-or-better low among 5 to 7 card indices, or ``NO_LOW`` (-1).
 
     Equals ``evaluate_low8(...).strength`` (and -1 where that is ``None``); greater is better.
@@ -135,10 +159,13 @@ def low8_strength(cards: Sequence[int]) -> int:
     >>> low8_strength([48, 49, 0, 4, 8])
     -1
     """
+    if len(cards) == 7:
+        a, b, c, d, e, f, g = cards
+        return _l[_b[a] | _b[b] | _b[c] | _b[d] | _b[e] | _b[f] | _b[g]]
     mask = 0
     for i in cards:
-        mask |= _LBIT[i]
-    return _LOW8[mask]
+        mask |= _b[i]
+    return _l[mask]
 
 
 def low8_strength7(
@@ -149,11 +176,17 @@ def low8_strength7(
     return _l[_p[a][b] | _p[c][d] | _p[e][f] | _b[g]]
 
 
-def low_strength(cards: Sequence[int]) -> int:
+def low_strength(cards: Sequence[int], _k: list[int] = _KEY, _r: dict[int, int] = _RAZZ) -> int:
     """Strength of the best ace-to-five low (razz: no qualifier, pairs count against) among 5 to 7
     card indices. Equals ``evaluate_low(...).strength``; greater is better (a lower hand)."""
-    key = sum(map(_KEY.__getitem__, cards), _BASE)
-    return _t.RAZZ_TABLE[key >> 16]
+    key = sum(map(_k.__getitem__, cards), 0x3333) >> 16
+    try:
+        return _r[key]
+    except KeyError:
+        if _r:
+            raise
+    _r.update(_t.razz_table())
+    return _r[key]
 
 
 def soko_strength(cards: Sequence[int]) -> int:
@@ -316,7 +349,7 @@ class HandValue:
         self.strength = strength
         self.category = category
         self.cards = cards
-        self._ranks = tuple(r for r in ranks if r)
+        self._ranks = tuple(filter(None, ranks))
 
     def _check(self, other: object) -> HandValue | None:
         if not isinstance(other, HandValue):
@@ -383,29 +416,51 @@ class HandValue:
         return f"evaluate_{self.kind}({cards!r})"
 
 
-def _as_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
-    return parse_cards(cards)
+_INDEX_BY_ID: Final = {id(card): card.index for card in DECK}
+"""Card.index by object identity: the 52 interned cards, found without hashing a dataclass."""
 
 
-def _check_count(cards: tuple[Card, ...], low: int, high: int, what: str) -> None:
-    if not low <= len(cards) <= high:
+def _hand(
+    cards: str | Iterable[Card | str], low: int, high: int, what: str
+) -> tuple[tuple[Card, ...], list[int]]:
+    """The cards and their indices, checked: ``low`` to ``high`` distinct cards."""
+    hand: tuple[Card, ...] | None = None
+    if isinstance(cards, tuple | list):
+        try:  # the common case, a few of the 52 interned Card objects: no parsing
+            indices = [_INDEX_BY_ID[id(c)] for c in cards]
+        except KeyError:
+            pass
+        else:
+            if len(set(indices)) == len(indices):
+                hand = tuple(cards)
+    if hand is None:
+        hand = parse_cards(cards)
+        indices = [c.index for c in hand]
+    if not low <= len(hand) <= high:
         allowed = f"exactly {low}" if low == high else f"{low} to {high}"
         raise EvaluationError(
-            f"{what} needs {allowed} cards, got {len(cards)}: {format_cards(cards) or 'none'!r}"
+            f"{what} needs {allowed} cards, got {len(hand)}: {format_cards(hand) or 'none'!r}"
         )
+    return hand, indices
 
 
-def _pick(cards: Sequence[Card], ranks: list[int], suit: str | None = None) -> tuple[Card, ...]:
-    """The cards of the given ranks (ace 1 or 14), in that order, highest suits first."""
-    pool = sorted(cards, key=lambda c: c.index, reverse=True)
-    chosen: list[Card] = []
-    for rank in ranks:
-        want = 14 if rank == 1 else rank
-        for card in pool:
-            if card.rank == want and (suit is None or card.suit == suit) and card not in chosen:
-                chosen.append(card)
-                break
-    return tuple(chosen)
+def _pick(
+    hand: Sequence[Card], indices: list[int], ranks: list[int], suit: int = -1
+) -> tuple[Card, ...]:
+    """The cards of the given ranks (ace as 1 or 14; 0 ends the list), in that order, highest
+    suits first; of suit ``suit`` (0..3) only, if given."""
+    slots: dict[int, list[int]] = {}
+    for position, rank in enumerate(ranks):
+        if not rank:
+            break
+        slots.setdefault(12 if rank == 1 else rank - 2, []).append(position)
+    chosen: list[tuple[int, int, Card]] = []
+    for i, card in sorted(zip(indices, hand, strict=True), reverse=True):
+        free = slots.get(i >> 2)
+        if free and (suit < 0 or i & 3 == suit):
+            chosen.append((free.pop(0), i, card))
+    chosen.sort()
+    return tuple([card for _, _, card in chosen])
 
 
 def evaluate_high(cards: str | Iterable[Card | str]) -> HandValue:
@@ -417,17 +472,15 @@ def evaluate_high(cards: str | Iterable[Card | str]) -> HandValue:
     >>> v.cards
     (Card.parse('As'), Card.parse('Ad'), Card.parse('7h'), Card.parse('7c'), Card.parse('Kd'))
     """
-    hand = _as_cards(cards)
-    _check_count(hand, 5, 7, "A high hand")
-    indices = [c.index for c in hand]
+    hand, indices = _hand(cards, 5, 7, "A high hand")
     strength = high_strength(indices)
     code = strength >> 20
     ranks = _t.unpack(strength)
-    suit = None
-    if code in (_t.FLUSH, _t.STRAIGHT_FLUSH):
+    suit = -1
+    if code >= _t.FLUSH and code != _t.FULL_HOUSE and code != _t.QUADS:
         key = sum(map(_KEY.__getitem__, indices), _BASE)
-        suit = "cdhs"[_SUIT_OF_FLUSH[key & _FLUSH_BITS]]
-    return HandValue("high", strength, CATEGORIES[code], _pick(hand, ranks, suit), ranks)
+        suit = _SUIT_OF_FLUSH[key & _FLUSH_BITS]
+    return HandValue("high", strength, CATEGORIES[code], _pick(hand, indices, ranks, suit), ranks)
 
 
 def evaluate_low8(cards: str | Iterable[Card | str]) -> HandValue | None:
@@ -441,13 +494,12 @@ def evaluate_low8(cards: str | Iterable[Card | str]) -> HandValue | None:
     >>> evaluate_low8("8c 6d 4h 2s Ad") > evaluate_low8("8c 6d 5h 2s Ad")
     True
     """
-    hand = _as_cards(cards)
-    _check_count(hand, 5, 7, "An 8-or-better low")
-    strength = low8_strength([c.index for c in hand])
+    hand, indices = _hand(cards, 5, 7, "An 8-or-better low")
+    strength = low8_strength(indices)
     if strength == NO_LOW:
         return None
     ranks = _t.unpack(_t.LOW_TOP - strength)
-    return HandValue("low8", strength, "low", _pick(hand, ranks), ranks)
+    return HandValue("low8", strength, "low", _pick(hand, indices, ranks), ranks)
 
 
 def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
@@ -463,13 +515,12 @@ def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
     >>> evaluate_low("Kh Qd 7c 3s 2h") > evaluate_low("5h 5d 4c 3s 2h")
     True
     """
-    hand = _as_cards(cards)
-    _check_count(hand, 5, 7, "A razz low")
-    strength = low_strength([c.index for c in hand])
+    hand, indices = _hand(cards, 5, 7, "A razz low")
+    strength = low_strength(indices)
     code = 15 - (strength >> 20)
     ranks = _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF))
     category = "low" if code == _t.HIGH_CARD else CATEGORIES[code]
-    return HandValue("low", strength, category, _pick(hand, ranks), ranks)
+    return HandValue("low", strength, category, _pick(hand, indices, ranks), ranks)
 
 
 def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
@@ -483,23 +534,21 @@ def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
     >>> evaluate_soko("3c 3d 5h 5s 9c") > evaluate_soko("Kh Th 7h 2h 2c")
     True
     """
-    hand = _as_cards(cards)
-    _check_count(hand, 5, 5, "A Sökö hand")
-    indices = [c.index for c in hand]
+    hand, indices = _hand(cards, 5, 5, "A Sökö hand")
     strength = soko_strength(indices)
     code = strength >> 20
     ranks = _t.unpack(strength)
     played: tuple[Card, ...]
     if code == _t.FOUR_FLUSH:
-        counts = {s: sum(1 for c in hand if c.suit == s) for s in "cdhs"}
-        suit = next(s for s, n in counts.items() if n == 4)
-        flush_part = _pick(hand, ranks[:4], suit)
+        suits = [i & 3 for i in indices]
+        suit = next(s for s in suits if suits.count(s) == 4)
+        flush_part = _pick(hand, indices, ranks[:4], suit)
         odd = tuple(c for c in hand if c not in flush_part)
         played = flush_part + odd
     elif code in (_t.FLUSH, _t.STRAIGHT_FLUSH):
-        played = _pick(hand, ranks, hand[0].suit)
+        played = _pick(hand, indices, ranks, indices[0] & 3)
     else:
-        played = _pick(hand, ranks)
+        played = _pick(hand, indices, ranks)
     return HandValue("soko", strength, CATEGORIES[code], played, ranks)
 
 
@@ -526,22 +575,23 @@ def evaluate_exposed(
     """
     if game not in EXPOSED_GAMES:
         raise EvaluationError(f"{game!r} is not a game: games are {', '.join(EXPOSED_GAMES)}")
-    hand = _as_cards(cards)
-    _check_count(hand, 1, 4, "An exposed hand")
+    hand, indices = _hand(cards, 1, 4, "An exposed hand")
     ranks = [c.rank for c in hand]
     if game == "razz":
         strength = _exposed_razz_strength(ranks)
         code = 15 - (strength >> 20)
         read = [r for r in _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF)) if r]
         category = "low" if code == _t.HIGH_CARD else CATEGORIES[code]
-        return HandValue("exposed", strength, category, _pick(hand, read), read, game)
+        played = _pick(hand, indices, read)
+        return HandValue("exposed", strength, category, played, read, game)
     strength = _exposed_high_strength(ranks)
     if game == "soko" and len(hand) == 4 and (last_round is None or last_round):
         strength = max(strength, _exposed_four_card_strength(hand))
     read = [r for r in _t.unpack(strength) if r]
     code = strength >> 20
-    suit = hand[0].suit if code == _t.FOUR_FLUSH else None
-    return HandValue("exposed", strength, CATEGORIES[code], _pick(hand, read, suit), read, game)
+    suit = indices[0] & 3 if code == _t.FOUR_FLUSH else -1
+    played = _pick(hand, indices, read, suit)
+    return HandValue("exposed", strength, CATEGORIES[code], played, read, game)
 
 
 def bring_in_order(card: Card | str, game: str, *, bring_in: bool | None = None) -> int:
