@@ -23,6 +23,23 @@ from hardware.serial.protocol import BAUDRATE, MAX_LINE, Message, Ping, Protocol
 
 log = logging.getLogger(__name__)
 
+try:
+    from termios import error as _termios_error
+
+    PORT_ERRORS: tuple[type[BaseException], ...] = (
+        serial.SerialException, OSError, _termios_error
+    )
+except ImportError:  # not POSIX
+    PORT_ERRORS = (serial.SerialException, OSError)
+"""What a port that went away raises (termios.error is not an OSError)."""
+OPEN_ERRORS: tuple[type[BaseException], ...] = (*PORT_ERRORS, ValueError)
+"""What opening a port raises: also ValueError for a malformed URL or setting."""
+
+WRITE_TIMEOUT = 0.25
+"""Seconds a line to a device may wait to be written (a 64-byte line takes 6 ms at 115200)."""
+STALL_PAUSE = 2.0
+"""After a write timed out, lines to that device are dropped for this long, then tried again."""
+
 CONNECTED = "connected"
 DISCONNECTED = "disconnected"
 
@@ -112,6 +129,7 @@ class DeviceStatus:
     last_seen: float | None = None
     lines_in: int = 0
     bad_lines: int = 0
+    dropped_writes: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -125,6 +143,7 @@ class DeviceStatus:
             "last_seen": self.last_seen,
             "lines_in": self.lines_in,
             "bad_lines": self.bad_lines,
+            "dropped_writes": self.dropped_writes,
         }
 
 
@@ -167,6 +186,7 @@ class SerialDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_ping = 0.0
+        self._stalled_until = 0.0
         self.connections = 0
         """How many times the port has been opened."""
 
@@ -197,12 +217,27 @@ class SerialDevice:
             port = self._port
             if port is None:
                 return False
+            if time.monotonic() < self._stalled_until:  # it read nothing a moment ago
+                self.status.dropped_writes += 1
+                return False
             try:
+                # no flush(): tcdrain has no timeout, and a stalled port must not hold the lock
                 port.write(data)
-                port.flush()
                 return True
-            except (serial.SerialException, OSError) as exc:
-                error = str(exc)
+            except serial.SerialTimeoutException:
+                # the device does not read what it is sent: the line is lost, the port stays,
+                # and lines to it are dropped at once for a while (its input must not wait)
+                self._stalled_until = time.monotonic() + STALL_PAUSE
+                self.status.dropped_writes += 1
+                if self.status.dropped_writes in (1, 10, 100, 1000):
+                    log.warning(
+                        "serial %s: the device reads nothing; %d lines to it dropped",
+                        self.url,
+                        self.status.dropped_writes,
+                    )
+                return False
+            except PORT_ERRORS as exc:
+                error = str(exc) or type(exc).__name__
         log.warning("serial %s: write failed: %s", self.url, error)
         self._close(error)
         return False
@@ -216,7 +251,7 @@ class SerialDevice:
                 continue
             try:
                 self._read_once()
-            except (serial.SerialException, OSError) as exc:
+            except PORT_ERRORS as exc:
                 log.warning("serial %s: disconnected: %s", self.url, exc)
                 self._close(str(exc))
             except Exception:  # a bug in a handler must not end the thread
@@ -228,10 +263,10 @@ class SerialDevice:
                 self.url,
                 baudrate=self.baudrate,
                 timeout=self.read_timeout,
-                write_timeout=1.0,
+                write_timeout=WRITE_TIMEOUT,
                 exclusive=True,  # a second kiosk (or a stale one) must not share the port
             )
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except OPEN_ERRORS as exc:
             if self.status.error != str(exc):
                 log.info("serial %s: cannot open: %s", self.url, exc)
                 self.status.error = str(exc)
@@ -243,6 +278,7 @@ class SerialDevice:
         self.status.state = CONNECTED
         self.status.error = None
         self.status.since = time.time()
+        self._stalled_until = 0.0
         self.status.kinds = self.configured_kinds
         self.status.version = None
         self.status.name = None
@@ -256,7 +292,7 @@ class SerialDevice:
             port, self._port = self._port, None
         if port is None:
             return
-        with contextlib.suppress(serial.SerialException, OSError):
+        with contextlib.suppress(*PORT_ERRORS):
             port.close()
         self.status.state = DISCONNECTED
         self.status.error = error

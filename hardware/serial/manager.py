@@ -248,6 +248,7 @@ class DeviceManager:
         retry_interval: float = 0.5,
         heartbeat: float = 5.0,
         stale_after: float = 2.0,
+        report_interval: float = 5.0,
         lang: str = DEFAULT_LANGUAGE,
     ) -> None:
         self.listener = listener
@@ -275,6 +276,9 @@ class DeviceManager:
         self._display_lock = threading.Lock()
         self._registration: DeckRegistration | None = None
         self._registration_lock = threading.Lock()
+        self.report_interval = report_interval
+        self._last_report: dict[str, float] = {}
+        self._unreported: dict[str, int] = {}
 
     # ---- life cycle ----------------------------------------------------------------------------
 
@@ -477,13 +481,28 @@ class DeviceManager:
             device.send(reply)
 
     def _bad_line(self, device: SerialDevice, exc: ProtocolError, raw: bytes | None) -> None:
+        """NAK it and count it; log it and tell the dealer at most once per ``report_interval``
+        seconds per device (noise at the wrong baud rate makes thousands of bad lines)."""
         device.status.bad_lines += 1
-        log.warning("serial %s: bad line %r: %s", device.url, raw, exc)
+        device.send(exc.nak())
+        now = time.monotonic()
+        last = self._last_report.get(device.url)
+        if last is not None and now - last < self.report_interval:
+            self._unreported[device.url] = self._unreported.get(device.url, 0) + 1
+            return
+        self._last_report[device.url] = now
+        more = self._unreported.pop(device.url, 0)
+        log.warning(
+            "serial %s: bad line %r: %s%s",
+            device.url,
+            raw,
+            exc,
+            f" ({more} more bad lines since the last report)" if more else "",
+        )
         self._notify(
             device.url,
             Notice("serial.notice.bad_line", {"port": device.url, "reason": str(exc)}, exc),
         )
-        device.send(exc.nak())
 
     def _refused(self, device: SerialDevice, message: Message, exc: Exception) -> None:
         log.info("serial %s: %s refused: %s", device.url, message.text(), exc)

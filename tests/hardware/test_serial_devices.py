@@ -303,6 +303,13 @@ def test_fuzz_every_bad_line_gets_a_nak_and_nothing_changes(rig: Rig) -> None:
     statuses = {d["port"]: d for d in rig.manager.snapshot()["devices"]}
     assert all(statuses[p.path]["state"] == "connected" for p in ports.values())
     assert statuses[rig.reader.path]["bad_lines"] == sent["reader"]
+    # the dealer hears of the noise, but not once per bad line
+    for port in ports.values():
+        reports = [
+            n for n in rig.table.notices
+            if n.key == "serial.notice.bad_line" and n.params["port"] == port.path
+        ]
+        assert 1 <= len(reports) <= 2
     # every port still works
     rig.reader.send("CARD 2 Jd")
     assert rig.reader.expect("*") == ["ACK"]
@@ -431,3 +438,31 @@ def test_discovery_names_ports_by_id(tmp_path: Path) -> None:
     (tmp_path / "usb-Arduino_Uno-if00").symlink_to(ports[0].device)
     found = {p.device: p for p in discover_ports(tmp_path)}
     assert found[ports[0].device].by_id == str(tmp_path / "usb-Arduino_Uno-if00")
+
+
+def test_a_device_that_never_reads_keeps_its_input_flowing(tmp_path: Path) -> None:
+    """Sloppy firmware prints its reads and never reads the answers: the kiosk's writes to it time
+    out and are dropped, the port stays connected and its reads still reach the table."""
+    port = VirtualPort(tmp_path / "ttyDEAF")
+    table = Table()
+    manager = DeviceManager([port.path], table, retry_interval=0.05, heartbeat=0)
+    manager.start()
+    try:
+        port.expect("PING")
+        for i in range(4000):  # bad lines: ~50-byte NAKs pile up on the device's side, unread
+            port.write(b"CARD 1 Zz %d\n" % i)
+        device = manager.device(port.path)
+        wait_for(lambda: device.status.bad_lines == 4000, timeout=30)
+        assert device.status.dropped_writes > 0 and device.connected
+        port.write(b"CARD 2 Qh\n")
+        wait_for(lambda: table.cards == [(2, Card.parse("Qh"), None)], timeout=10)
+        assert device.connected and device.connections == 1
+        # once the device reads again, the answers come back
+        while port.read_lines(0.2):
+            pass
+        time.sleep(2.1)  # the pause after a timed-out write
+        port.send("CARD 3 Jc")
+        assert port.expect("*", timeout=5) == ["ACK"]
+    finally:
+        manager.stop()
+        port.close()
