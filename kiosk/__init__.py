@@ -50,7 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
     # init_app, so that SocketIO keeps them and binds them to every app's server.
-    from kiosk import devices, live
+    from kiosk import devices, live, room
 
     csrf.init_app(app)
     socketio.init_app(
@@ -67,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.bp)
     live.connect_service(service, everywhere=bool(app.config.get("MESSAGE_QUEUE")))
     devices.init_app(app, service)  # serial card readers, button panels, displays
+    room.init_app(app)  # /room: every table of a card room, live
 
     @app.context_processor
     def inject_i18n() -> dict[str, Any]:
