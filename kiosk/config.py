@@ -8,6 +8,7 @@
 | ``STUD_KIOSK_DATABASE_URL`` | SQLite file in the instance folder | SQLAlchemy URL of the store |
 | ``STUD_KIOSK_MESSAGE_QUEUE`` | none | Redis URL for Flask-SocketIO's message queue (card rooms) |
 | ``STUD_KIOSK_LANG`` | ``it`` | language of a screen that has not chosen one |
+| ``STUD_KIOSK_SERIAL_PORTS`` | none | serial card readers, buttons, displays (docs/hardware.md) |
 """
 
 from __future__ import annotations
