@@ -29,6 +29,7 @@ class Proposal:
     quad: tuple[tuple[float, float], ...]
     frames: int  # in how many of the last frames it was read
     first_seen: float  # time.monotonic() of the first frame of the current streak
+    center: tuple[float, float] = (0.0, 0.0)  # the read index, in image pixels
 
 
 class Stabilizer:
@@ -61,6 +62,7 @@ class Stabilizer:
                 quad=readings[-1].quad,
                 frames=len(readings),
                 first_seen=self._first_seen[card],
+                center=readings[-1].index_center,
             ))
         proposals.sort(key=lambda p: p.card)
         return proposals

@@ -38,13 +38,31 @@ def _one(seed: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     return scene_samples(_DECKS, seed)
 
 
-def generate(png_root: Path, first_seed: int, scenes: int, workers: int
-             ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
-    with Pool(workers, initializer=_init, initargs=(str(png_root),)) as pool:
-        parts = pool.map(_one, range(first_seed, first_seed + scenes), chunksize=8)
-    x = np.concatenate([p[0] for p in parts])
-    y = np.concatenate([p[1] for p in parts])
-    return x, y
+def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers: int,
+             chunk: int = 100) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+    """Patches of ``scenes`` scenes from ``first_seed`` on, cached in chunks under ``cache``
+    (an interrupted run, or a bigger one, reuses what is there)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    xs, ys = [], []
+    pool = None
+    try:
+        for start in range(first_seed, first_seed + scenes, chunk):
+            path = cache / f"scenes-{start}-{chunk}.npz"
+            if not path.exists():
+                if pool is None:
+                    pool = Pool(workers, initializer=_init, initargs=(str(png_root),))
+                parts = pool.map(_one, range(start, start + chunk), chunksize=4)
+                np.savez(path, x=np.concatenate([p[0] for p in parts]),
+                         y=np.concatenate([p[1] for p in parts]))
+                print(f"scenes {start}..{start + chunk - 1} done", flush=True)
+            data = np.load(path)
+            xs.append(data["x"])
+            ys.append(data["y"])
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return np.concatenate(xs), np.concatenate(ys)
 
 
 def build_model() -> Any:
@@ -121,21 +139,16 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
-    parser.add_argument("--data", type=Path, default=Path(".cache/cards/patches.npz"))
+    parser.add_argument("--cache", type=Path, default=Path(".cache/cards/patches"))
     parser.add_argument("--scenes", type=int, default=2000)
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
-    if args.data.exists():
-        data = np.load(args.data)
-        x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
-    else:
-        t0 = time.time()
-        x, y = generate(args.png, 0, args.scenes, args.workers)
-        xv, yv = generate(args.png, 10_000_000, max(args.scenes // 10, 20), args.workers)
-        np.savez(args.data, x=x, y=y, xv=xv, yv=yv)
-        print(f"{len(x)} training patches from {args.scenes} scenes in {time.time() - t0:.0f} s")
+    t0 = time.time()
+    x, y = generate(args.png, args.cache, 0, args.scenes, args.workers)
+    xv, yv = generate(args.png, args.cache, 10_000_000, max(args.scenes // 10, 100), args.workers)
+    print(f"{len(x)} training patches from {args.scenes} scenes ({time.time() - t0:.0f} s)")
     print("per class:", dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(),
                                  strict=True)))
     train(x, y, xv, yv, args.epochs, args.out)

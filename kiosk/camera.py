@@ -1,0 +1,486 @@
+"""Camera card entry in the kiosk (docs/camera.md).
+
+:func:`init_app` starts capture and recognition when a camera source is configured
+(``STUD_KIOSK_CAMERA``: a device index or path, a stream URL, a video file or a folder of images;
+else ``"source"`` in ``instance/camera.json``) and wires the readings to the table:
+
+- *Calibration*: on the page ``/camera`` the dealer marks each seat's zone on a snapshot by touch
+  (two taps: opposite corners). Zones are kept as fractions of the picture, per table, in
+  ``instance/camera-table-<id>.json`` with the house settings below.
+- *Proposals*: while cards are being dealt, every stable reading whose index lies in the zone of a
+  seat that expects an up card is proposed on the dealer screen ("Seat 3: Q♥ 98%", Socket.IO
+  ``camera``). One tap confirms it (``POST /api/camera/confirm``): it goes through
+  :meth:`TableService.submit` (source ``camera``) with the same checks as a touch entry.
+- *Auto-confirm* (house setting, off by default): a proposal read in at least ``auto_frames``
+  frames at or above ``auto_threshold`` is entered by itself. A reading below the threshold, or a
+  card already in the hand, is only ever shown, flagged, never entered.
+- The spectator screen is untouched: it shows cards once they are in the hand.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request
+from werkzeug.wrappers import Response
+
+from engine.cards import Card
+from engine.events import Deal
+from engine.i18n import LANGUAGES
+from kiosk.extensions import socketio
+from kiosk.service import TableService
+from kiosk.views.auth import dealer_required, is_dealer
+
+log = logging.getLogger(__name__)
+
+ENV_SOURCE = "STUD_KIOSK_CAMERA"
+CONFIG_FILE = "camera.json"
+DEFAULTS: dict[str, Any] = {
+    "auto_confirm": False,
+    "auto_frames": 5,
+    "auto_threshold": 0.95,
+    "min_confidence": 0.80,
+}
+
+bp = Blueprint("camera", __name__)
+
+
+def _ui(key: str, lang: str, **params: Any) -> str:
+    from kiosk.i18n import ui_catalog
+
+    return ui_catalog().translate(key, lang, **params)
+
+
+class CameraError(ValueError):
+    """A refused camera request, with its words in every language."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(_ui(key, "en", **params))
+        self.key = key
+        self.params = params
+
+    def text(self, lang: str) -> str:
+        return _ui(self.key, lang, **self.params)
+
+
+def _check_zone(zone: Any) -> list[float]:
+    """A zone is [x0, y0, x1, y1] as fractions of the picture (0..1), any corner order."""
+    if not isinstance(zone, list | tuple) or len(zone) != 4:
+        raise CameraError("camera.err.zone")
+    try:
+        x0, y0, x1, y1 = (float(v) for v in zone)
+    except (TypeError, ValueError) as exc:
+        raise CameraError("camera.err.zone") from exc
+    if not all(0.0 <= v <= 1.0 for v in (x0, y0, x1, y1)) or x0 == x1 or y0 == y1:
+        raise CameraError("camera.err.zone")
+    return [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
+
+
+class TableCamera:
+    """Proposals for one table from the camera's stable readings; calibration and settings."""
+
+    def __init__(self, table: TableService, config_path: Path, emit: Any = None) -> None:
+        self.table = table
+        self.config_path = config_path
+        self.emit = emit
+        self.lock = threading.RLock()
+        self.zones: dict[int, list[float]] = {}
+        self.settings: dict[str, Any] = dict(DEFAULTS)
+        self.status: dict[str, str] = {"state": "off", "detail": ""}
+        self.frame_size: tuple[int, int] = (1280, 720)
+        self.proposals: list[dict[str, Any]] = []
+        self._latest_jpeg: bytes | None = None
+        self.capture: Any = None
+        self.loop: Any = None
+        self._load()
+
+    # ---- configuration ------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.config_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            log.warning("camera: %s unreadable (%s); starting uncalibrated", self.config_path, exc)
+            return
+        for seat, zone in (data.get("zones") or {}).items():
+            try:
+                self.zones[int(seat)] = _check_zone(zone)
+            except (CameraError, ValueError):
+                log.warning("camera: zone of seat %s ignored: %r", seat, zone)
+        for key, default in DEFAULTS.items():
+            value = data.get("settings", {}).get(key)
+            if value is not None and isinstance(value, type(default)):
+                self.settings[key] = value
+
+    def _save(self) -> None:
+        data = {"zones": {str(k): v for k, v in sorted(self.zones.items())},
+                "settings": self.settings}
+        tmp = self.config_path.with_suffix(".tmp")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.replace(tmp, self.config_path)
+
+    def set_zones(self, zones: Any) -> None:
+        if not isinstance(zones, dict):
+            raise CameraError("camera.err.zone")
+        checked: dict[int, list[float]] = {}
+        for seat, zone in zones.items():
+            try:
+                number = int(seat)
+            except (TypeError, ValueError) as exc:
+                raise CameraError("camera.err.seat", seat=seat) from exc
+            if not 1 <= number <= 10:
+                raise CameraError("camera.err.seat", seat=seat)
+            checked[number] = _check_zone(zone)
+        with self.lock:
+            self.zones = checked
+            self._save()
+
+    def set_settings(self, values: Any) -> None:
+        if not isinstance(values, dict):
+            raise CameraError("camera.err.settings")
+        new = dict(self.settings)
+        for key, value in values.items():
+            if key not in DEFAULTS:
+                raise CameraError("camera.err.settings")
+            if key == "auto_confirm":
+                if not isinstance(value, bool):
+                    raise CameraError("camera.err.settings")
+                new[key] = value
+            elif key == "auto_frames":
+                if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 30:
+                    raise CameraError("camera.err.settings")
+                new[key] = value
+            else:
+                if not isinstance(value, int | float) or not 0.5 <= float(value) <= 1.0:
+                    raise CameraError("camera.err.settings")
+                new[key] = float(value)
+        with self.lock:
+            self.settings = new
+            self._save()
+
+    # ---- readings to proposals ----------------------------------------------------------------
+
+    def seat_at(self, x: float, y: float) -> int | None:
+        w, h = self.frame_size
+        fx, fy = x / max(w, 1), y / max(h, 1)
+        for seat, (x0, y0, x1, y1) in sorted(self.zones.items()):
+            if x0 <= fx <= x1 and y0 <= fy <= y1:
+                return seat
+        return None
+
+    def _cards_in_hand(self) -> set[str]:
+        hand = self.table.hand
+        if hand is None:
+            return set()
+        return {str(e.card) for e in hand.events if isinstance(e, Deal) and e.card is not None}
+
+    def expected_seats(self) -> set[int]:
+        """Seats the engine expects an up card for now."""
+        hand = self.table.hand
+        if hand is None or hand.finished:
+            return set()
+        return {seat for seat, (_downs, ups) in hand.cards_needed().items() if ups > 0}
+
+    def update(self, readings: list[Any], frame_size: tuple[int, int]) -> list[dict[str, Any]]:
+        """New stable readings (``hardware.camera.stable.Proposal``): the proposals to show, and
+        the auto-confirmation of those the house allows."""
+        with self.table.lock, self.lock:
+            self.frame_size = frame_size
+            expected = self.expected_seats()
+            in_hand = self._cards_in_hand()
+            out: list[dict[str, Any]] = []
+            for r in readings:
+                seat = self.seat_at(*r.center)
+                if seat is None or seat not in expected:
+                    continue
+                if r.confidence < self.settings["min_confidence"]:
+                    state = "low"
+                elif r.card in in_hand:
+                    state = "in_hand"
+                else:
+                    state = "ok"
+                out.append({"seat": seat, "card": r.card, "confidence": round(r.confidence, 3),
+                            "frames": r.frames, "state": state})
+            out.sort(key=lambda p: (p["seat"], -p["confidence"]))
+            self.proposals = out
+            auto = [p for p in out if self._auto_ok(p)]
+        for p in auto:
+            try:
+                self.confirm(p["seat"], p["card"])
+            except (ValueError, CameraError) as exc:
+                log.info("camera: auto-confirm of %s refused: %s", p["card"], exc)
+        self._broadcast()
+        return out
+
+    def _auto_ok(self, p: dict[str, Any]) -> bool:
+        s = self.settings
+        return bool(s["auto_confirm"] and p["state"] == "ok" and p["frames"] >= s["auto_frames"]
+                    and p["confidence"] >= s["auto_threshold"])
+
+    def confirm(self, seat: Any, card: Any) -> dict[str, Any]:
+        """Enter a proposed card through the table (same checks as a touch entry)."""
+        try:
+            seat_n = int(seat)
+            parsed = Card.parse(str(card))
+        except (TypeError, ValueError) as exc:
+            raise CameraError("camera.err.confirm") from exc
+        with self.table.lock:
+            if str(parsed) in self._cards_in_hand():
+                raise CameraError("camera.err.in_hand", card=parsed.symbol)
+            result = self.table.submit({"type": "deal", "seat": seat_n, "card": str(parsed),
+                                        "up": True}, source="camera")
+        with self.lock:
+            self.proposals = [p for p in self.proposals if p["card"] != str(parsed)]
+        self._broadcast()
+        return result
+
+    # ---- state for the screens ----------------------------------------------------------------
+
+    def snapshot(self, lang: str) -> dict[str, Any]:
+        with self.lock:
+            props = [dict(p, text=self.proposal_text(p, lang)) for p in self.proposals]
+            return {
+                "status": dict(self.status, text=_ui(f"camera.state.{self.status['state']}", lang)),
+                "zones": {str(k): v for k, v in sorted(self.zones.items())},
+                "settings": dict(self.settings),
+                "proposals": props,
+                "frame": list(self.frame_size),
+            }
+
+    @staticmethod
+    def proposal_text(p: dict[str, Any], lang: str) -> str:
+        card = Card.parse(p["card"]).symbol
+        text = _ui("camera.proposal", lang, seat=p["seat"], card=card,
+                   confidence=round(100 * p["confidence"]))
+        if p["state"] != "ok":
+            text += " · " + _ui(f"camera.flag.{p['state']}", lang)
+        return text
+
+    def set_status(self, state: str, detail: str = "") -> None:
+        with self.lock:
+            self.status = {"state": state, "detail": detail}
+        self._broadcast()
+
+    def _broadcast(self) -> None:
+        if self.emit is None:
+            return
+        for lang in LANGUAGES:
+            try:
+                self.emit("camera", self.snapshot(lang), lang)
+            except Exception:  # a screen must never break the camera loop
+                log.exception("camera: broadcast failed")
+
+    def set_frame(self, jpeg: bytes) -> None:
+        with self.lock:
+            self._latest_jpeg = jpeg
+
+    def latest_jpeg(self) -> bytes | None:
+        with self.lock:
+            return self._latest_jpeg
+
+    # ---- life cycle -----------------------------------------------------------------------------
+
+    def start(self, source: str, frame_interval_s: float = 0.0) -> None:
+        """Capture from ``source`` and recognise in the background."""
+        import cv2
+
+        from hardware.camera.capture import Capture, Status
+        from hardware.camera.recognize import Recognizer
+        from hardware.camera.stable import CameraLoop, Stabilizer
+
+        def on_status(status: Status) -> None:
+            state = {"bad-frame": "bad_frame"}.get(status.state, status.state)
+            self.set_status(state, status.detail)
+
+        recognizer = Recognizer(min_confidence=0.5)
+        self.capture = Capture.from_spec(source, on_status=on_status,
+                                         frame_interval_s=frame_interval_s)
+        last_jpeg = [0.0]
+
+        def on_proposals(proposals: list[Any], _result: Any) -> None:
+            _, frame = self.capture.latest()
+            if frame is None:
+                return
+            now = time.monotonic()
+            if now - last_jpeg[0] > 1.0:
+                ok, jpg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                if ok:
+                    self.set_frame(jpg.tobytes())
+                last_jpeg[0] = now
+            self.update(proposals, (frame.shape[1], frame.shape[0]))
+
+        self.loop = CameraLoop(self.capture, recognizer, on_proposals, Stabilizer(3, 5),
+                               on_error=lambda exc: log.warning("camera: %s", exc))
+        self.capture.start()
+        self.loop.start()
+
+    def stop(self) -> None:
+        if self.loop is not None:
+            self.loop.stop()
+        if self.capture is not None:
+            self.capture.stop()
+
+
+def configured_source(app: Flask) -> str | None:
+    value = os.environ.get(ENV_SOURCE) or app.config.get("CAMERA_SOURCE")
+    if value:
+        return str(value)
+    path = Path(app.instance_path) / CONFIG_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    source = data.get("source") if isinstance(data, dict) else None
+    return str(source) if source else None
+
+
+def init_app(app: Flask, table: TableService) -> TableCamera:
+    """Create the table's camera, start it when a source is configured, add the routes."""
+
+    def emit(event: str, data: dict[str, Any], lang: str) -> None:
+        socketio.emit(event, data, to=f"dealer:{lang}")
+
+    path = Path(app.instance_path) / f"camera-table-{table.table_id}.json"
+    camera = TableCamera(table, path, emit=emit)
+    app.extensions["stud_camera"] = camera
+    app.register_blueprint(bp)
+    source = configured_source(app)
+    if source:
+        try:
+            camera.start(source, float(app.config.get("CAMERA_FRAME_INTERVAL", 0.0)))
+        except Exception as exc:  # a missing model or source must not stop the kiosk
+            log.error("camera: cannot start on %s: %s", source, exc)
+            camera.set_status("lost", str(exc))
+    return camera
+
+
+def camera() -> TableCamera:
+    found: TableCamera = current_app.extensions["stud_camera"]
+    return found
+
+
+def _lang() -> str:
+    from kiosk.i18n import current_lang
+
+    return current_lang()
+
+
+def _error(exc: Exception, lang: str, status: int = 400) -> tuple[Response, int]:
+    text = getattr(exc, "text", None)
+    message = text(lang) if callable(text) else str(exc)
+    return jsonify({"ok": False, "error": message}), status
+
+
+@bp.get("/camera")
+@dealer_required
+def page() -> str:
+    return render_template("camera.html")
+
+
+@bp.get("/camera/snapshot.jpg")
+@dealer_required
+def snapshot_jpeg() -> Response | tuple[Response, int]:
+    data = camera().latest_jpeg()
+    if data is None:
+        return jsonify({"ok": False, "error": _ui("camera.err.no_frame", _lang())}), 404
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/camera")
+@dealer_required
+def api_state() -> tuple[Response, int]:
+    return jsonify(camera().snapshot(_lang())), 200
+
+
+@bp.post("/api/camera/zones")
+@dealer_required
+def api_zones() -> tuple[Response, int]:
+    lang = _lang()
+    try:
+        camera().set_zones((request.get_json(silent=True) or {}).get("zones"))
+    except CameraError as exc:
+        return _error(exc, lang)
+    return jsonify({"ok": True, **camera().snapshot(lang)}), 200
+
+
+@bp.post("/api/camera/settings")
+@dealer_required
+def api_settings() -> tuple[Response, int]:
+    lang = _lang()
+    try:
+        camera().set_settings(request.get_json(silent=True) or {})
+    except CameraError as exc:
+        return _error(exc, lang)
+    return jsonify({"ok": True, **camera().snapshot(lang)}), 200
+
+
+@bp.post("/api/camera/confirm")
+@dealer_required
+def api_confirm() -> tuple[Response, int]:
+    lang = _lang()
+    body = request.get_json(silent=True) or {}
+    try:
+        result = camera().confirm(body.get("seat"), body.get("card"))
+    except CameraError as exc:
+        return _error(exc, lang, 409 if exc.key == "camera.err.in_hand" else 400)
+    except ValueError as exc:  # the engine's refusal, in the engine's words
+        return _error(exc, lang, 409)
+    return jsonify(result), 200
+
+
+def _socket_lang() -> str:
+    from flask import session
+
+    lang = session.get("lang")
+    return str(lang) if lang in LANGUAGES else str(current_app.config.get("DEFAULT_LANG", "it"))
+
+
+def on_camera(*_args: Any) -> dict[str, Any]:
+    """Socket.IO ``camera``: the current state, for dealer connections."""
+    if not is_dealer():
+        return {"ok": False}
+    return camera().snapshot(_socket_lang())
+
+
+def on_confirm(data: Any = None) -> dict[str, Any]:
+    """Socket.IO ``camera_confirm`` ``{"seat": 3, "card": "Qh"}``: enter a proposal."""
+    lang = _socket_lang()
+    if not is_dealer():
+        return {"ok": False, "error": _ui("camera.err.confirm", lang)}
+    body = data if isinstance(data, dict) else {}
+    try:
+        return camera().confirm(body.get("seat"), body.get("card"))
+    except ValueError as exc:
+        text = getattr(exc, "text", None)
+        return {"ok": False, "error": text(lang) if callable(text) else str(exc)}
+
+
+def on_calibrate(data: Any = None) -> dict[str, Any]:
+    """Socket.IO ``camera_calibrate`` ``{"zones": {...}}`` and/or ``{"settings": {...}}``."""
+    lang = _socket_lang()
+    if not is_dealer():
+        return {"ok": False, "error": _ui("camera.err.zone", lang)}
+    body = data if isinstance(data, dict) else {}
+    try:
+        if "zones" in body:
+            camera().set_zones(body["zones"])
+        if "settings" in body:
+            camera().set_settings(body["settings"])
+    except CameraError as exc:
+        return {"ok": False, "error": exc.text(lang)}
+    return {"ok": True, **camera().snapshot(lang)}
+
+
+# Registered on import, like kiosk.devices: create_app imports this module before socketio.init_app.
+socketio.on_event("camera", on_camera)
+socketio.on_event("camera_confirm", on_confirm)
+socketio.on_event("camera_calibrate", on_calibrate)

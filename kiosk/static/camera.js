@@ -1,0 +1,131 @@
+/* Camera card entry: proposals on the dealer screen (one tap enters a card) and, on /camera,
+   the calibration of the seats' zones on a snapshot and the house settings (kiosk/camera.py). */
+(function () {
+  'use strict';
+  var S = window.Stud, t = S.t, esc = S.esc;
+  var $ = function (id) { return document.getElementById(id); };
+  var dealer = document.getElementById('app');
+  var page = document.getElementById('camera-app');
+  var lang = (page || dealer || document.body).dataset.lang || 'it';
+  var socket = io({ auth: { role: 'dealer', lang: lang }, transports: ['websocket', 'polling'],
+    reconnectionDelay: 500, reconnectionDelayMax: 3000 });
+  var state = null;
+
+  function note(message) {
+    var box = $('toast') || $('camera-hint');
+    if (!box) return;
+    box.textContent = message; box.hidden = false;
+    clearTimeout(note.timer);
+    note.timer = setTimeout(function () { if (box.id === 'toast') box.hidden = true; else box.textContent = ''; }, 6000);
+  }
+
+  /* ---- dealer screen: the proposals panel ---- */
+  var panel = null;
+  if (dealer && !page) {
+    panel = document.createElement('div');
+    panel.id = 'camera-proposals';
+    panel.className = 'camera-proposals';
+    panel.setAttribute('data-testid', 'camera-proposals');
+    var prompt = $('prompt');
+    if (prompt && prompt.parentNode) prompt.parentNode.insertBefore(panel, prompt.nextSibling);
+    else dealer.appendChild(panel);
+    panel.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button[data-card]');
+      if (!b) return;
+      b.disabled = true;
+      socket.timeout(8000).emit('camera_confirm', { seat: Number(b.dataset.seat), card: b.dataset.card }, function (err, ack) {
+        b.disabled = false;
+        if (err) note(t('live.offline'));
+        else if (!ack || !ack.ok) note((ack && ack.error) || '?');
+      });
+    });
+  }
+  function renderPanel() {
+    if (!panel || !state) return;
+    var html = '';
+    if (state.status.state !== 'off' && state.status.state !== 'connected') {
+      html += '<div class="camera-status" data-testid="camera-status">' + esc(state.status.text) + '</div>';
+    }
+    state.proposals.forEach(function (p) {
+      var cls = p.state === 'ok' ? 'btn' : 'btn btn-ghost camera-flagged';
+      html += '<button type="button" class="' + cls + '" data-seat="' + p.seat + '" data-card="' + esc(p.card) +
+        '" data-state="' + esc(p.state) + '" data-testid="camera-proposal">' + esc(p.text) + '</button>';
+    });
+    panel.innerHTML = html;
+    panel.hidden = html === '';
+  }
+
+  /* ---- /camera: calibration ---- */
+  var zones = {}, firstCorner = null, img = null, canvas = null;
+  function drawZones() {
+    if (!canvas || !img) return;
+    canvas.width = img.clientWidth; canvas.height = img.clientHeight;
+    var g = canvas.getContext('2d');
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    g.lineWidth = 3; g.font = '20px sans-serif';
+    Object.keys(zones).forEach(function (seat) {
+      var z = zones[seat], w = canvas.width, h = canvas.height;
+      g.strokeStyle = '#ffd400'; g.fillStyle = '#ffd400';
+      g.strokeRect(z[0] * w, z[1] * h, (z[2] - z[0]) * w, (z[3] - z[1]) * h);
+      g.fillText(seat, z[0] * w + 6, z[1] * h + 22);
+    });
+    if (firstCorner) {
+      g.fillStyle = '#ff4040';
+      g.beginPath(); g.arc(firstCorner[0] * canvas.width, firstCorner[1] * canvas.height, 6, 0, 7); g.fill();
+    }
+  }
+  function renderPage() {
+    if (!page || !state) return;
+    $('camera-status').textContent = state.status.text;
+    $('camera-auto').checked = !!state.settings.auto_confirm;
+    $('camera-frames').value = state.settings.auto_frames;
+    $('camera-threshold').value = Math.round(state.settings.auto_threshold * 100);
+    drawZones();
+  }
+  function saveSettings() {
+    socket.emit('camera_calibrate', { settings: {
+      auto_confirm: $('camera-auto').checked,
+      auto_frames: parseInt($('camera-frames').value, 10),
+      auto_threshold: parseInt($('camera-threshold').value, 10) / 100
+    } }, function (ack) { note(ack && ack.ok ? t('camera.settings_saved') : ((ack && ack.error) || '?')); });
+  }
+  if (page) {
+    img = $('camera-img'); canvas = $('camera-zones');
+    var reload = function () {
+      img.onerror = function () { $('camera-noframe').hidden = false; };
+      img.onload = function () { $('camera-noframe').hidden = true; drawZones(); };
+      img.src = page.dataset.snapshot + '?t=' + Date.now();
+    };
+    reload();
+    canvas.addEventListener('pointerdown', function (ev) {
+      var r = canvas.getBoundingClientRect();
+      var p = [(ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height];
+      p = [Math.min(1, Math.max(0, p[0])), Math.min(1, Math.max(0, p[1]))];
+      if (!firstCorner) { firstCorner = p; note(t('camera.tap_corner')); }
+      else {
+        zones[$('camera-seat').value] = [Math.min(firstCorner[0], p[0]), Math.min(firstCorner[1], p[1]),
+          Math.max(firstCorner[0], p[0]), Math.max(firstCorner[1], p[1])];
+        firstCorner = null;
+      }
+      drawZones();
+    });
+    $('camera-clear').addEventListener('click', function () { delete zones[$('camera-seat').value]; drawZones(); });
+    $('camera-save').addEventListener('click', function () {
+      socket.emit('camera_calibrate', { zones: zones }, function (ack) {
+        note(ack && ack.ok ? t('camera.saved') : ((ack && ack.error) || '?'));
+      });
+    });
+    ['camera-auto', 'camera-frames', 'camera-threshold'].forEach(function (id) { $(id).addEventListener('change', saveSettings); });
+    window.addEventListener('resize', drawZones);
+  }
+
+  function apply(st) {
+    if (!st || st.ok === false) return;
+    var first = state === null;
+    state = st;
+    if (page && first) zones = JSON.parse(JSON.stringify(st.zones || {}));
+    renderPanel(); renderPage();
+  }
+  socket.on('connect', function () { socket.emit('camera', null, apply); });
+  socket.on('camera', apply);
+})();

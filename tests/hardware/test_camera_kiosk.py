@@ -1,0 +1,136 @@
+"""The camera in the kiosk, with the real table service, engine and store: seat zones, proposals
+for the cards the engine expects, one-tap confirmation, auto-confirmation, what is never entered."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from hardware.camera.stable import Proposal
+from kiosk.camera import CameraError, TableCamera
+from kiosk.service import TableService
+from kiosk.store import Store
+from tests.kiosk import driver
+
+FRAME = (1280, 720)
+ZONES = {1: [0.0, 0.0, 0.33, 1.0], 2: [0.33, 0.0, 0.66, 1.0], 3: [0.66, 0.0, 1.0, 1.0]}
+CENTRES = {1: (200.0, 400.0), 2: (640.0, 400.0), 3: (1100.0, 400.0)}
+
+
+def reading(card: str, seat: int, confidence: float = 0.97, frames: int = 3) -> Proposal:
+    x, y = CENTRES[seat]
+    quad = ((x, y), (x + 60, y), (x + 60, y + 90), (x, y + 90))
+    return Proposal(card, confidence, quad, frames, 0.0, (x, y))
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> TableService:
+    table = TableService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    table.configure(copy.deepcopy(driver.SETUP))
+    table.start_hand()
+    for seat, cards in ((1, ["As", "2s"]), (2, ["Kd", "Qd"]), (3, [None, None])):
+        for card in cards:
+            table.submit({"type": "deal", "seat": seat, "card": card, "up": False})
+    return table
+
+
+@pytest.fixture
+def camera(table: TableService, tmp_path: Path) -> TableCamera:
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    cam.set_zones({str(k): v for k, v in ZONES.items()})
+    return cam
+
+
+def up_cards(table: TableService, seat: int) -> list[str]:
+    view = table.view("dealer", "en")
+    s = next(s for s in view["hand"]["seats"] if s["seat"] == seat)
+    return [c["card"] for c in s["cards"] if c.get("up")]
+
+
+def test_proposals_name_the_seat_and_the_card(camera: TableCamera) -> None:
+    props = camera.update([reading("5h", 1), reading("9s", 2, 0.88)], FRAME)
+    assert [(p["seat"], p["card"], p["state"]) for p in props] == [(1, "5h", "ok"), (2, "9s", "ok")]
+    snap = camera.snapshot("en")
+    assert [p["text"] for p in snap["proposals"]] == ["Seat 1: 5♥ 97%", "Seat 2: 9♠ 88%"]
+    assert camera.snapshot("it")["proposals"][0]["text"] == "Posto 1: 5♥ 97%"
+
+
+def test_one_tap_enters_the_card_through_the_table(camera: TableCamera,
+                                                   table: TableService) -> None:
+    camera.update([reading("5h", 1)], FRAME)
+    result = camera.confirm(1, "5h")
+    assert result["ok"] and result["event"] == {"type": "deal", "seat": 1, "card": "5h",
+                                                "up": True}
+    assert up_cards(table, 1) == ["5h"]
+    assert camera.proposals == []
+    # seat 1 has its up card: a reading there is no longer proposed
+    assert camera.update([reading("7d", 1)], FRAME) == []
+
+
+def test_the_same_checks_as_touch(camera: TableCamera, table: TableService) -> None:
+    events = len(table.hand.events) if table.hand else 0
+    props = camera.update([reading("As", 2)], FRAME)  # As is seat 1's down card
+    assert props[0]["state"] == "in_hand"
+    assert "already in the hand" in camera.snapshot("en")["proposals"][0]["text"]
+    with pytest.raises(CameraError) as info:
+        camera.confirm(2, "As")
+    assert "A♠" in info.value.text("en") and "già in questa mano" in info.value.text("it")
+    with pytest.raises(ValueError):
+        camera.confirm(9, "8c")  # no such player: the engine refuses
+    with pytest.raises(CameraError):
+        camera.confirm(1, "banana")
+    assert table.hand is not None and len(table.hand.events) == events
+
+
+def test_auto_confirm_only_when_sure_and_stable(camera: TableCamera, table: TableService) -> None:
+    camera.update([reading("5h", 1, 0.99, frames=5)], FRAME)
+    assert up_cards(table, 1) == []  # the house setting is off by default
+    camera.set_settings({"auto_confirm": True, "auto_frames": 4, "auto_threshold": 0.95})
+    camera.update([reading("5h", 1, 0.99, frames=3)], FRAME)  # not yet stable enough
+    camera.update([reading("9s", 2, 0.90, frames=6)], FRAME)  # not sure enough
+    camera.update([reading("As", 3, 0.99, frames=6)], FRAME)  # already in the hand
+    camera.update([reading("8c", 3, 0.60, frames=6)], FRAME)  # low confidence
+    assert up_cards(table, 1) == [] and up_cards(table, 2) == [] and up_cards(table, 3) == []
+    assert camera.proposals[0]["state"] == "low"
+    camera.update([reading("5h", 1, 0.99, frames=4)], FRAME)
+    assert up_cards(table, 1) == ["5h"]
+
+
+def test_readings_outside_the_zones_or_for_other_seats_are_not_proposed(
+    camera: TableCamera,
+) -> None:
+    far = Proposal("5h", 0.99, ((0, 0),) * 4, 3, 0.0, (640.0, 400.0))
+    camera.set_zones({"1": ZONES[1]})
+    assert camera.update([far], FRAME) == []
+
+
+def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: TableService,
+                                                tmp_path: Path) -> None:
+    camera.set_settings({"auto_confirm": True, "auto_frames": 6})
+    saved = json.loads((tmp_path / "camera-table-1.json").read_text())
+    assert saved["zones"]["2"] == ZONES[2] and saved["settings"]["auto_frames"] == 6
+    again = TableCamera(table, tmp_path / "camera-table-1.json")
+    assert again.zones == {k: v for k, v in ZONES.items()} and again.settings["auto_confirm"]
+
+
+@pytest.mark.parametrize("zones", [
+    {"1": [0.1, 0.1, 0.1, 0.5]}, {"1": [0.1, 0.1, 1.5, 0.5]}, {"x": [0, 0, 1, 1]},
+    {"11": [0, 0, 1, 1]}, {"1": "everywhere"}, ["not", "a", "mapping"],
+])
+def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) -> None:
+    with pytest.raises(CameraError) as info:
+        camera.set_zones(zones)
+    assert info.value.text("en") and info.value.text("it") != info.value.text("en")
+    assert camera.zones == {k: v for k, v in ZONES.items()}
+
+
+@pytest.mark.parametrize("settings", [
+    {"auto_frames": 1}, {"auto_frames": "5"}, {"auto_threshold": 0.2}, {"auto_confirm": "yes"},
+    {"colour": "red"},
+])
+def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, object]) -> None:
+    with pytest.raises(CameraError, match="auto_confirm"):
+        camera.set_settings(settings)
