@@ -7,9 +7,14 @@
   var dealer = document.getElementById('app');
   var page = document.getElementById('camera-app');
   var lang = (page || dealer || document.body).dataset.lang || 'it';
-  var socket = io({ auth: { role: 'dealer', lang: lang }, transports: ['websocket', 'polling'],
-    reconnectionDelay: 500, reconnectionDelayMax: 3000 });
+  var socket = null;
   var state = null;
+  function connect() {
+    socket = io({ auth: { role: 'dealer', lang: lang }, transports: ['websocket', 'polling'],
+      reconnectionDelay: 500, reconnectionDelayMax: 3000 });
+    socket.on('connect', function () { socket.emit('camera', null, apply); });
+    socket.on('camera', apply);
+  }
 
   function note(message) {
     var box = $('toast') || $('camera-hint');
@@ -126,6 +131,13 @@
     if (page && first) zones = JSON.parse(JSON.stringify(st.zones || {}));
     renderPanel(); renderPage();
   }
-  socket.on('connect', function () { socket.emit('camera', null, apply); });
-  socket.on('camera', apply);
+  /* the dealer screen listens only when a camera is configured; the calibration page always */
+  if (page) connect();
+  else if (dealer) {
+    fetch('/api/camera', { credentials: 'same-origin' }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (st) {
+      if (st && st.status && st.status.state !== 'off') { apply(st); connect(); }
+    }).catch(function () {});
+  }
 })();
