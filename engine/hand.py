@@ -427,6 +427,30 @@ class Hand:
         return {n: (d, u) for n, (d, u) in self._need.items()}
 
     @property
+    def street(self) -> int:
+        """The index of the street being dealt or bet (0 = the first)."""
+        return self._street
+
+    def seat_cards(self, seat: int) -> tuple[Card | None, ...]:
+        """The cards in front of ``seat`` in the order dealt (None: unknown), without the cost of
+        a whole :attr:`state`."""
+        return tuple(self._seat(seat).cards)
+
+    @property
+    def current_bet(self) -> int:
+        """The highest bet of this betting round."""
+        return self._cur if self._phase == "betting" else 0
+
+    def needs(self, seat: int) -> tuple[int, int]:
+        """(down cards, up cards) ``seat`` still needs on the street being dealt."""
+        need = self._need.get(seat) if self._phase == "deal" else None
+        return (0, 0) if need is None else (need[0], need[1])
+
+    def seat_bet(self, seat: int) -> int:
+        """What ``seat`` has put in on this betting round."""
+        return self._seat(seat).bet
+
+    @property
     def next_to_show(self) -> int | None:
         """The seat that shows or mucks next at showdown."""
         return self._next_show if self._phase == "showdown" else None
@@ -503,6 +527,7 @@ class Hand:
                 seat.all_in_street = 0
             self._seats[cfg.number] = seat
         self._used: dict[Card, int] = {}
+        self._exposed: dict[tuple[int, int, bool], HandValue] = {}
         self._community: list[Card] = []
         self._deck_left = 52
         self._burned = 0
@@ -847,9 +872,13 @@ class Hand:
         last = self._street == len(self.variant.streets) - 1
         best_seat = seats[0]
         best_value: HandValue | None = None
+        cache = self._exposed
         for n in seats:  # clockwise from the dealer: ties stay with the earlier seat
             ups = self._seats[n].upcards()[-4:]
-            value = evaluate_exposed(ups, self.variant.id, last_round=last)
+            key = (n, len(ups), last)
+            value = cache.get(key)
+            if value is None:
+                value = cache[key] = evaluate_exposed(ups, self.variant.id, last_round=last)
             if best_value is None or value > best_value:
                 best_seat, best_value = n, value
         return best_seat

@@ -80,14 +80,14 @@ def to_phh(hand: Hand) -> str:
 
     for event in hand.events:
         if isinstance(event, Deal):
-            if street_open is not None and replay.state.street != street_open:
+            if street_open is not None and replay.street != street_open:
                 flush_street()
-            street_open = replay.state.street
+            street_open = replay.street
             replay.push(event)
             continue
         flush_street()
         if isinstance(event, Act):
-            seat_before = replay.state.seat(event.seat).bet
+            seat_before = replay.seat_bet(event.seat)
             replay.push(event)
             who = label[event.seat]
             if event.action == "bring_in":
@@ -214,8 +214,7 @@ def _event(hand: Hand, label: dict[str, int], words: list[str], comment: str) ->
         if len(words) == 4 and words[1] == "dh":
             seat = _seat(label, words[2])
             events: list[Event] = []
-            needed = hand.cards_needed().get(seat, (0, 0))
-            downs = needed[0]
+            downs = hand.needs(seat)[0]
             for i, card in enumerate(_read_cards(words[3])):
                 events.append(Deal(seat, card, i >= downs))
             return events
@@ -230,8 +229,7 @@ def _event(hand: Hand, label: dict[str, int], words: list[str], comment: str) ->
     if verb == "f" and len(words) == 2:
         return [Act(seat, "fold")]
     if verb == "cc" and len(words) == 2:
-        legal = {o.action for o in hand.legal_actions()}
-        return [Act(seat, "check" if "check" in legal else "call")]
+        return [Act(seat, "check" if hand.seat_bet(seat) >= hand.current_bet else "call")]
     if verb == "cbr" and len(words) == 3:
         try:
             to = int(words[2])
@@ -256,10 +254,10 @@ def _event(hand: Hand, label: dict[str, int], words: list[str], comment: str) ->
         if len(words) == 2:
             return [Muck(seat)]
         if words[2] == "-":
-            slots = hand.state.seat(seat).cards
-            if any(s.card is None for s in slots):
+            held = hand.seat_cards(seat)
+            if any(c is None for c in held):
                 raise PHHError(f"seat {seat} shows cards that were never entered")
-            return [Show(seat, tuple(s.card for s in slots if s.card is not None))]
+            return [Show(seat, tuple(c for c in held if c is not None))]
         cards = _read_cards(words[2])
         if any(c is None for c in cards):
             raise PHHError("shown cards must be known")
@@ -297,11 +295,12 @@ def from_phh(text: str, *, finish_showdown: bool = True) -> Hand:
         body, _, comment = action.partition("#")
         try:
             for event in _event(hand, label, body.split(), comment.strip()):
-                if isinstance(event, Show | Muck) and hand.phase != "showdown":
-                    # pokerkit shows all-in hands before the last cards are dealt: the shown
-                    # cards are entered now and the hand is shown when the showdown comes
+                if isinstance(event, Show | Muck) and event.seat != hand.next_to_show:
+                    # pokerkit shows all-in hands before the last cards are dealt, and may show
+                    # in another order: the shown cards are entered now and the hand is shown
+                    # when its turn comes
                     if isinstance(event, Show):
-                        held = {s.card for s in hand.state.seat(event.seat).cards}
+                        held = set(hand.seat_cards(event.seat))
                         for card in event.cards:
                             if card not in held:
                                 hand.push(Identify(event.seat, card))
@@ -313,17 +312,17 @@ def from_phh(text: str, *, finish_showdown: bool = True) -> Hand:
                     if isinstance(early.pop(seat), Muck):
                         hand.push(Muck(seat))
                     else:
-                        slots = hand.state.seat(seat).cards
-                        hand.push(Show(seat, tuple(s.card for s in slots if s.card)))
+                        cards = hand.seat_cards(seat)
+                        hand.push(Show(seat, tuple(c for c in cards if c is not None)))
         except (HandError, PHHError, CardError) as exc:
             raise PHHError(f"action {number} ({action!r}): {exc}") from exc
     if finish_showdown:
         while hand.next_to_show is not None:
             seat = hand.next_to_show
-            slots = hand.state.seat(seat).cards
-            if any(s.card is None for s in slots):
+            whole = hand.seat_cards(seat)
+            if any(c is None for c in whole):
                 break
-            hand.push(Show(seat, tuple(s.card for s in slots if s.card is not None)))
+            hand.push(Show(seat, tuple(c for c in whole if c is not None)))
     return hand
 
 
