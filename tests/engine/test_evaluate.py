@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -513,6 +514,12 @@ def test_batch_equals_scalar(hand: list[Card]) -> None:
 
 
 # --- the documentation's examples run ---------------------------------------------------------
+
+
+def test_the_examples_of_docs_evaluation_md() -> None:
+    path = Path(__file__).resolve().parents[2] / "docs" / "evaluation.md"
+    result = doctest.testfile(str(path), module_relative=False)
+    assert result.attempted >= 5 and result.failed == 0
 
 
 @pytest.mark.parametrize("module", ["engine.evaluate", "engine.batch", "engine._tables"])
