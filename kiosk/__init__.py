@@ -65,7 +65,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     for module in (auth, setup, dealer, spectator, history, api):
         app.register_blueprint(module.bp)
-    live.connect_service(service, everywhere=bool(app.config.get("MESSAGE_QUEUE")))
+    # Only this kiosk's own screens are in its table's rooms: other kiosks of a card room get the
+    # table through kiosk.room, so the dealer's view never travels through the message queue.
+    live.connect_service(service)
     devices.init_app(app, service)  # serial card readers, button panels, displays
     room.init_app(app)  # /room: every table of a card room, live
 

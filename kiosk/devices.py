@@ -296,7 +296,9 @@ def init_app(app: Flask, table: TableService) -> TableDevices:
     """Create the table's devices, start them, add the page and the JSON routes."""
 
     def emit(event: str, data: dict[str, Any], lang: str) -> None:
-        socketio.emit(event, data, to=f"dealer:{lang}")
+        from kiosk.live import room
+
+        socketio.emit(event, data, to=room("dealer", lang, table.table_id))
 
     options: dict[str, Any] = {}
     for key, name in (

@@ -2,10 +2,11 @@
 
 A client says who it is in the connection's ``auth`` payload: ``{"role": "dealer" | "spectator",
 "lang": "it" | "en"}``. A dealer connection needs the dealer PIN session (the page's cookie);
-without it the connection is refused. Each connection joins the room ``<role>:<lang>`` and gets a
-``state`` event at once and after every change. Control events (``act``, ``undo``, ``misdeal``,
-``start_hand``, ``next_hand``) are accepted only from dealer connections; anyone else gets
-``{"ok": false, "error": ...}`` and nothing changes. See docs/api.md.
+without it the connection is refused. Each connection joins the room ``table<id>:<role>:<lang>`` of
+the table this kiosk runs and gets a ``state`` event at once and after every change (screens of
+other tables of a card room watch through :mod:`kiosk.room`). Control events (``act``, ``undo``,
+``misdeal``, ``start_hand``, ``next_hand``) are accepted only from dealer connections; anyone else
+gets ``{"ok": false, "error": ...}`` and nothing changes. See docs/api.md.
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ def error_text(exc: ValueError, lang: str) -> str:
     return str(text(lang)) if callable(text) else str(exc)
 
 
-def room(role: str, lang: str) -> str:
-    return f"{role}:{lang}"
+def room(role: str, lang: str, table_id: int) -> str:
+    """The Socket.IO room of a table's screens of one role and language (per table: in a card room
+    the message queue carries every emit to every kiosk of the room)."""
+    return f"table{table_id}:{role}:{lang}"
 
 
 def broadcast(table: TableService, everywhere: bool = False) -> None:
@@ -49,7 +52,9 @@ def broadcast(table: TableService, everywhere: bool = False) -> None:
     for role in ROLES:
         for lang in LANGUAGES:
             if everywhere or (role, lang) in present:
-                socketio.emit("state", table.view(role, lang), to=room(role, lang))
+                socketio.emit(
+                    "state", table.view(role, lang), to=room(role, lang, table.table_id)
+                )
 
 
 def connect_service(table: TableService, everywhere: bool = False) -> None:
@@ -72,7 +77,7 @@ def on_connect(auth: dict[str, Any] | None = None) -> None:
         raise ConnectionRefusedError(t("live.need_pin", lang))
     with _clients_lock:
         _clients[_sid()] = (role, lang)
-    join_room(room(role, lang))
+    join_room(room(role, lang, service().table_id))
     socketio.emit("state", service().view(role, lang), to=_sid())
 
 

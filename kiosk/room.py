@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 from typing import Any, cast
 
@@ -191,7 +192,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     table = cast(TableService, app.extensions["stud_table"])
     store = cast(Store, app.extensions["stud_store"])
-    name = str(app.config.get("TABLE_NAME") or "")
+    name = str(app.config.get("TABLE_NAME") or os.environ.get("STUD_KIOSK_TABLE_NAME", ""))
     store.put(REGISTRY_PREFIX + str(table.table_id), {"name": name})
     table.subscribe(lambda changed: publish(changed, name))
     period = float(app.config.get("ROOM_REPUBLISH_SECONDS", REPUBLISH_SECONDS))

@@ -34,6 +34,12 @@ Listener = Callable[["TableService"], None]
 SETUP_KEY = "table"
 
 
+def setup_key(table_id: int) -> str:
+    """Where a table's setup is stored: ``table`` for table 1 (a single kiosk), ``table:<id>`` for
+    the other tables of a card room sharing the database."""
+    return SETUP_KEY if table_id == 1 else f"{SETUP_KEY}:{table_id}"
+
+
 class TableError(ValueError):
     """A table operation that is not possible now (no hand, a hand already running...)."""
 
@@ -87,7 +93,8 @@ class TableService:
         self.table_id = table_id
         self.lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self._setup: dict[str, Any] = store.get(SETUP_KEY) or default_setup()
+        self.setup_key = setup_key(table_id)
+        self._setup: dict[str, Any] = store.get(self.setup_key) or default_setup()
         self.hand: Hand | None = None
         self.hand_id: int | None = None
         self.hand_number = 0
@@ -132,7 +139,7 @@ class TableService:
                 raise TableError("setup.locked")
             settings_from_setup(setup)
             self._setup = copy.deepcopy(setup)
-            self.store.put(SETUP_KEY, self._setup)
+            self.store.put(self.setup_key, self._setup)
             self.hand = None
             self.hand_id = None
         self._changed()
@@ -219,7 +226,7 @@ class TableService:
             "misdeal" if hand.result.misdeal else "finished",
             hand.result.to_dict("en"),
             {str(k): v for k, v in stacks.items()},
-            settings={SETUP_KEY: self._setup},
+            settings={self.setup_key: self._setup},
         )
 
     def _reopen(self) -> None:
@@ -229,7 +236,7 @@ class TableService:
         for seat in self._setup["seats"]:
             if seat["seat"] in start:
                 seat["stack"] = start[seat["seat"]]
-        self.store.reopen_hand(self.hand_id, settings={SETUP_KEY: self._setup})
+        self.store.reopen_hand(self.hand_id, settings={self.setup_key: self._setup})
 
     # -- views ----
     def view(self, role: str, lang: str) -> dict[str, Any]:

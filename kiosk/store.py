@@ -35,6 +35,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -105,11 +106,17 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
+        else:  # a database server (a card room): survive its restarts
+            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._lock = threading.Lock()
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Kiosks of a card room may start together: one creates the tables at a time.
+                conn.execute(text("SELECT pg_advisory_xact_lock(7314)"))
+            metadata.create_all(conn)
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
