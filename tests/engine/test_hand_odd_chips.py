@@ -38,10 +38,9 @@ def test_three_way_tie_two_odd_chips_by_highest_card_by_suit() -> None:
 
 
 def test_low_half_odd_chip_goes_to_the_lowest_card_by_suit() -> None:
-    lows = {
-        1: evaluate_low8("Ad 2c 3s 4h 7d"),
-        7: evaluate_low8("Ac 2h 3d 4s 7c"),
-    }
+    low1, low7 = evaluate_low8("Ad 2c 3s 4h 7d"), evaluate_low8("Ac 2h 3d 4s 7c")
+    assert low1 is not None and low7 is not None
+    lows = {1: low1, 7: low7}
     shares, chips = split(5, [1, 7], lows, "low", "high-card-suit", CLOCKWISE, 1, low=True)
     # both lows are 7-4-3-2-A; seat 7 holds the lowest card, the A♣
     assert {s.seat: s.amount for s in shares} == {7: 3, 1: 2}
