@@ -425,9 +425,9 @@ def _hand(
 ) -> tuple[tuple[Card, ...], list[int]]:
     """The cards and their indices, checked: ``low`` to ``high`` distinct cards."""
     hand: tuple[Card, ...] | None = None
-    if isinstance(cards, tuple | list):
+    if isinstance(cards, (tuple, list)):  # a tuple of types: faster than a union
         try:  # the common case, a few of the 52 interned Card objects: no parsing
-            indices = [_INDEX_BY_ID[id(c)] for c in cards]
+            indices = list(map(_INDEX_BY_ID.__getitem__, map(id, cards)))
         except KeyError:
             pass
         else:
@@ -447,20 +447,23 @@ def _hand(
 def _pick(
     hand: Sequence[Card], indices: list[int], ranks: list[int], suit: int = -1
 ) -> tuple[Card, ...]:
-    """The cards of the given ranks (ace as 1 or 14; 0 ends the list), in that order, highest
-    suits first; of suit ``suit`` (0..3) only, if given."""
-    slots: dict[int, list[int]] = {}
-    for position, rank in enumerate(ranks):
+    """The cards of the given ranks (ace as 1 or 14; 0 ends the list), in that order, the highest
+    suit first where a rank has several; of suit ``suit`` (0..3) only, if given."""
+    free = set(indices)
+    chosen: list[Card] = []
+    for rank in ranks:
         if not rank:
             break
-        slots.setdefault(12 if rank == 1 else rank - 2, []).append(position)
-    chosen: list[tuple[int, int, Card]] = []
-    for i, card in sorted(zip(indices, hand, strict=True), reverse=True):
-        free = slots.get(i >> 2)
-        if free and (suit < 0 or i & 3 == suit):
-            chosen.append((free.pop(0), i, card))
-    chosen.sort()
-    return tuple([card for _, _, card in chosen])
+        base = (12 if rank == 1 else rank - 2) * 4
+        if suit >= 0:
+            i = base + suit
+        else:
+            i = base + 3
+            while i > base and i not in free:
+                i -= 1
+        free.discard(i)
+        chosen.append(DECK[i])
+    return tuple(chosen)
 
 
 def evaluate_high(cards: str | Iterable[Card | str]) -> HandValue:
