@@ -50,7 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
     # init_app, so that SocketIO keeps them and binds them to every app's server.
-    from kiosk import devices, live, room
+    from kiosk import camera, devices, live, room
 
     csrf.init_app(app)
     socketio.init_app(
@@ -69,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # table through kiosk.room, so the dealer's view never travels through the message queue.
     live.connect_service(service)
     devices.init_app(app, service)  # serial card readers, button panels, displays
+    camera.init_app(app, service)  # camera card entry: seat zones, proposals (docs/camera.md)
     room.init_app(app)  # /room: every table of a card room, live
 
     @app.context_processor
