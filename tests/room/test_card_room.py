@@ -9,6 +9,9 @@
 from __future__ import annotations
 
 import copy
+import os
+import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -64,7 +67,17 @@ def room(
             assert dealer.put(kiosk.url + "/api/setup", json=setup).ok
         yield Room(postgres, redis_server, a, b, dealer_a, dealer_b)
     finally:
-        together(*(k.stop for k in kiosks))
+        together(*(lambda k=k: quick_stop(k) for k in kiosks))
+
+
+def quick_stop(kiosk: LiveKiosk) -> None:
+    """gunicorn's quick shutdown (SIGINT): every hand is in the database already."""
+    if kiosk.process is not None and kiosk.process.poll() is None:
+        os.killpg(kiosk.process.pid, signal.SIGINT)
+        try:
+            kiosk.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            kiosk.kill()
 
 
 def together(*calls: Callable[[], object]) -> None:
@@ -265,6 +278,18 @@ def test_redis_stopped_loses_no_hand_and_the_screens_recover(room: Room) -> None
         assert hand_events(room.postgres, 1) == before + 5
     finally:
         watcher.client.disconnect()
+
+
+def test_a_kiosk_killed_mid_hand_carries_on_from_postgresql(room: Room) -> None:
+    before = room.dealer_a.get(room.a.url + "/api/state").json()
+    assert before["hand"] is not None and not before["hand"]["finished"]
+    room.a.kill()  # a power cut on table 1's kiosk
+    room.a.start(timeout=60)
+    after = room.dealer_a.get(room.a.url + "/api/state").json()
+    assert after["hand"]["seats"] == before["hand"]["seats"]
+    assert after["hand"]["events"] == before["hand"]["events"]
+    assert after["table"]["game"] == "seven-card-stud-hilo"  # its own setup, not table 2's
+    step(room.a, room.dealer_a, 1)
 
 
 def test_the_room_page_is_served_by_every_kiosk(room: Room) -> None:

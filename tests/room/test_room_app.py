@@ -91,3 +91,17 @@ def test_without_other_tables_the_room_is_this_table(kiosk_app: Any) -> None:
     assert [(t["table"], t["hand"], [p["name"] for p in t["players"]]) for t in listed] == [
         (1, None, ["Anna", "Bruno", "Carla"])
     ]
+
+
+def test_each_table_keeps_its_own_setup_in_a_shared_database(kiosk_app: Any) -> None:
+    store = kiosk_app.extensions["stud_store"]
+    one = kiosk_app.extensions["stud_table"]
+    one.configure(copy.deepcopy(driver.SETUP))
+    other_table(kiosk_app)  # table 2 sets up seven-card stud, 5/10/25/50
+    # The kiosks restart: each finds its own table as it was set up.
+    again_one, again_two = TableService(store, table_id=1), TableService(store, table_id=2)
+    assert again_one.setup()["game"] == "seven-card-stud-hilo"
+    assert again_one.setup()["stakes"]["ante"] == 1
+    assert again_two.setup()["game"] == "seven-card-stud"
+    assert again_two.setup()["stakes"]["ante"] == 5
+    assert again_two.hand is not None and again_one.hand is None
