@@ -409,8 +409,8 @@ def test_repr_evaluates_back() -> None:
 def test_category_names_in_three_languages() -> None:
     assert category_name("full-house") == "Full house"
     assert category_name("full-house", "it") == "Full"
-    assert category_name("four-flush", "fi") == "Neliväri"
-    assert category_name("four-straight", "fi") == "Nelisuora"
+    assert category_name("four-flush", "fi") == "Neljän väri"
+    assert category_name("four-straight", "fi") == "Neljän suora"
     for category in (*CATEGORIES, "low"):
         for lang in ("en", "it"):
             assert category_name(category, lang)

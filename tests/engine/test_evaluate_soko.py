@@ -144,3 +144,19 @@ def test_made_hands_rank_as_in_high() -> None:
     # a straight beats a four-flush even when four of its cards are suited
     assert soko("5h 6h 7h 8h 9c").category == "straight"
     assert soko("5h 6h 7h 8h 9c") > soko("Ah Kh Qh Jh 2c")
+
+
+def test_soko_names_in_finnish_english_and_italian() -> None:
+    cases = [
+        ("Jh Qd Kc As 2s", "Neljän suora, ässä korkein", "Four-straight, ace high",
+         "Scala di quattro all'asso"),
+        ("Kh Th 7h 2h 2c", "Neljän väri, kuningas korkein", "Four-flush, king high",
+         "Colore di quattro al re"),
+        ("As Ad 7c 7h Kd", "Kaksi paria, ässät ja seiskat", "Two pair, aces and sevens",
+         "Doppia coppia, assi e sette"),
+        ("6s 6d Ac 9h 4d", "Kutospari", "Pair of sixes", "Coppia di sei"),
+        ("Ah Kh Qh Jh Th", "Kuningasvärisuora", "Royal flush", "Scala reale"),
+    ]
+    for hand, fi, en, it in cases:
+        value = soko(hand)
+        assert (value.name("fi"), value.name("en"), value.name("it")) == (fi, en, it)
