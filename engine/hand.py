@@ -844,7 +844,10 @@ class Hand:
 
     def _first_round_opener(self) -> tuple[int, str | None]:
         """The seat that opens the first round and the mode: forced, open (bring-in all in)."""
-        live = self._live()
+        forced = self.settings.has_bring_in
+        # with a bring-in the low card is found among everyone (W 217: if it is all in, the next
+        # player clockwise acts); without one, the best card among those who can bet opens
+        live = self._live() if forced else self._bettable()
         ups = {n: self._seats[n].upcards()[0] for n in live}
         if self.variant.opener == "high-card-razz":
             chosen = max(live, key=lambda n: _low_rank_key(ups[n]))
@@ -852,7 +855,6 @@ class Hand:
             chosen = max(live, key=lambda n: ups[n].index)
         else:
             chosen = min(live, key=lambda n: ups[n].index)
-        forced = self.settings.has_bring_in
         if not self._seats[chosen].all_in:
             return chosen, ("forced" if forced else None)
         nxt = self._next_bettable(chosen)

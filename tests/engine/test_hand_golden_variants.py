@@ -120,6 +120,12 @@ def test_soko_without_bring_in_highest_upcard_opens_and_may_check() -> None:
     check(hand, 3, None)
 
 
+def test_soko_opener_all_in_with_the_ante_passes_to_the_next_highest_card() -> None:
+    hand = Hand(settings("soko", bring_in=0, stacks={1: 100, 2: 100, 3: 1}))
+    deal(hand, {1: "?? 3c", 2: "?? Kd", 3: "?? Ks"})
+    check(hand, 3, 2, [("check", 0), ("bet", 5)])
+
+
 def test_soko_with_bring_in_lowest_upcard_brings_in() -> None:
     hand = Hand(GameSettings("soko", 1, 2, 5, 10,
                              seats=tuple(SeatConfig(n, f"P{n}", 100) for n in (1, 2, 3)),
