@@ -326,7 +326,7 @@ class Hand:
             try:
                 hand.push(event_from_dict(item))
             except HandError as exc:
-                raise type(exc)(f"event {number} ({item!r}): {exc}") from exc
+                raise exc.with_prefix(f"event {number} ({item!r}): ") from exc
         return hand
 
     @staticmethod
@@ -620,10 +620,7 @@ class Hand:
             raise DealError(f"{card!r} is not a card")
         holder = self._used.get(card)
         if holder is not None:
-            where = (
-                translate("play.community", "en") if holder == 0 else f"seat {holder}"
-            )
-            raise DuplicateCardError("play.error.duplicate", card=str(card), where=where)
+            raise DuplicateCardError("play.error.duplicate", card=str(card), where=_Where(holder))
 
     def _check_deal(self, event: Deal) -> None:
         if self._phase != "deal":
@@ -641,7 +638,7 @@ class Hand:
             raise DealError(
                 "play.error.no_need_up" if event.up else "play.error.no_need_down",
                 seat=event.seat,
-                street=self.variant.street_name(self._street),
+                street=_Street(self.variant.street_name(self._street)),
                 now=self.prompt(),
             )
 
@@ -1128,6 +1125,26 @@ class Hand:
         self._next_show = None
 
     _returned: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Street:
+    name: str
+
+    def text(self, lang: str = "en") -> str:
+        return translate(f"play.street.{self.name}", lang)
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where a card is: a seat, or the middle (0)."""
+
+    seat: int
+
+    def text(self, lang: str = "en") -> str:
+        if self.seat == 0:
+            return translate("play.community", lang)
+        return translate("play.seat", lang, seat=self.seat)
 
 
 @dataclass(frozen=True, slots=True)

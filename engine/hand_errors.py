@@ -23,10 +23,11 @@ class HandError(EngineError):
     ``text(lang)`` method are read in the same language. A plain message is kept as it is.
     """
 
-    def __init__(self, message: str, **params: Any) -> None:
+    def __init__(self, message: str, *, prefix: str = "", **params: Any) -> None:
         self.key = message if message.startswith("play.") else None
         self.params = params
-        super().__init__(self.text("en") if self.key else message)
+        self.prefix = prefix
+        super().__init__(self.text("en") if self.key else prefix + message)
 
     def text(self, lang: str = "en") -> str:
         """The message in ``lang`` (``en``, ``it``)."""
@@ -35,7 +36,13 @@ class HandError(EngineError):
         values = {
             k: (v.text(lang) if hasattr(v, "text") else v) for k, v in self.params.items()
         }
-        return translate(self.key, lang, **values)
+        return self.prefix + translate(self.key, lang, **values)
+
+    def with_prefix(self, prefix: str) -> HandError:
+        """The same error, its message preceded by ``prefix`` (say, which event it was)."""
+        if self.key is None:
+            return type(self)(prefix + str(self.args[0]))
+        return type(self)(self.key, prefix=prefix + self.prefix, **self.params)
 
 
 class OutOfTurnError(HandError):
@@ -67,4 +74,15 @@ class HandOverError(HandError):
 
 
 class PHHError(EngineError):
-    """A hand history that cannot be read or replayed."""
+    """A hand history that cannot be read or replayed. When an action of the history was refused
+    by the hand, ``cause`` is that error and :meth:`text` reads it in any language."""
+
+    def __init__(self, message: str, cause: HandError | None = None) -> None:
+        self.cause = cause
+        self.prefix = message
+        super().__init__(message + (cause.text("en") if cause is not None else ""))
+
+    def text(self, lang: str = "en") -> str:
+        if self.cause is None:
+            return str(self.args[0])
+        return self.prefix + self.cause.text(lang)

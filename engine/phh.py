@@ -314,7 +314,9 @@ def from_phh(text: str, *, finish_showdown: bool = True) -> Hand:
                     else:
                         cards = hand.seat_cards(seat)
                         hand.push(Show(seat, tuple(c for c in cards if c is not None)))
-        except (HandError, PHHError, CardError) as exc:
+        except HandError as exc:
+            raise PHHError(f"action {number} ({action!r}): ", exc) from exc
+        except (PHHError, CardError) as exc:
             raise PHHError(f"action {number} ({action!r}): {exc}") from exc
     if finish_showdown:
         while hand.next_to_show is not None:

@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         hand = from_phh(text)
     except EngineError as exc:
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        message = exc.text(args.lang) if hasattr(exc, "text") else str(exc)
+        print(f"error: {args.file}: {message}", file=sys.stderr)
         return 2
     data = summary(hand, args.lang)
     if args.json:

@@ -74,6 +74,12 @@ def test_an_illegal_action_is_named_with_its_number_and_reason(tmp_path: Path) -
     assert "cannot bet or raise to 9: allowed is bet 8" in done.stderr
 
 
+def test_errors_in_italian(tmp_path: Path) -> None:
+    done = replay(tmp_path, HISTORY.replace("'p1 pb'", "'p2 pb'"), "--lang", "it")
+    assert done.returncode == 2
+    assert "action 4 ('p2 pb'): Il posto 5 non può agire ora: tocca al posto 2" in done.stderr
+
+
 def test_a_malformed_history_is_refused(tmp_path: Path) -> None:
     done = replay(tmp_path, "variant = 'F7S'\nantes = [1, 1\n", "--json")
     assert done.returncode == 2
