@@ -16,6 +16,8 @@ SCRIPTS = (
     "stud-kiosk-browser",
     "stud-kiosk-name-device",
     "stud-kiosk-restore",
+    "room-server.sh",
+    "stud-room-backup",
 )
 
 

@@ -23,6 +23,7 @@ import pytest
 import socketio
 
 from tests.conftest import LiveKiosk
+from tests.deploy.conftest import DEPLOY
 from tests.kiosk import driver
 from tests.room.conftest import Postgres, Redis
 
@@ -290,6 +291,47 @@ def test_a_kiosk_killed_mid_hand_carries_on_from_postgresql(room: Room) -> None:
     assert after["hand"]["events"] == before["hand"]["events"]
     assert after["table"]["game"] == "seven-card-stud-hilo"  # its own setup, not table 2's
     step(room.a, room.dealer_a, 1)
+
+
+def test_the_room_backup_is_a_copy_that_restores(room: Room, tmp_path: Path) -> None:
+    """deploy/stud-room-backup (pg_dump) on the live room database, restored into a new one."""
+    programs = str(room.postgres.programs)
+    env = {
+        "PATH": programs + os.pathsep + os.environ["PATH"],
+        "PGHOST": "127.0.0.1",
+        "PGPORT": str(room.postgres.port),
+        "PGUSER": "stud",
+        "STUD_ROOM_BACKUP_DIR": str(tmp_path / "backups"),
+    }
+    done = subprocess.run(
+        ["bash", str(DEPLOY / "stud-room-backup")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (dump,) = (tmp_path / "backups").glob("studroom_*.dump")
+    with room.postgres.connect() as conn:  # type: ignore[attr-defined]
+        conn.execute("CREATE DATABASE restored")
+        events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    restore = subprocess.run(
+        [f"{programs}/pg_restore", "--no-owner", "-d", "restored", str(dump)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert restore.returncode == 0, restore.stderr
+    import psycopg
+
+    with psycopg.connect(
+        host="127.0.0.1", port=room.postgres.port, user="stud", dbname="restored"
+    ) as conn:
+        row = conn.execute("SELECT count(*) FROM events").fetchone()
+    assert row is not None and row[0] == events > 0
 
 
 def test_the_room_page_is_served_by_every_kiosk(room: Room) -> None:
