@@ -46,10 +46,10 @@ port() {
 }
 
 healthy() {
-    # Wait up to two minutes for the server to answer on the spectator page.
-    [ -z "$root" ] || { say "would check http://127.0.0.1:$(port)/spectator"; return 0; }
+    # Wait up to two minutes for the server to answer its health check.
+    [ -z "$root" ] || { say "would check http://127.0.0.1:$(port)/api/health"; return 0; }
     local url
-    url="http://127.0.0.1:$(port)/spectator"
+    url="http://127.0.0.1:$(port)/api/health"
     for _ in $(seq 1 60); do
         if curl --silent --fail --output /dev/null --max-time 3 "$url"; then
             return 0
