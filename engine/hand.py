@@ -662,7 +662,7 @@ class Hand:
                 opts.append(LegalAction("fold", 0, bet))
             bring = min(self.settings.bring_in, stack)
             opts.append(LegalAction("bring_in", bring, bet + bring))
-            if stack > self.settings.bring_in:
+            if stack > self.settings.bring_in and self.settings.bring_in < self._step:
                 amount = min(self._step - bet, stack)
                 opts.append(LegalAction("complete", amount, bet + amount))
             return opts
@@ -936,6 +936,10 @@ class Hand:
             self._mode = None
             self._acted = {event.seat}
             self._cur = max(self._cur, seat.bet)
+            if seat.bet >= self._step:
+                # a bring-in of a whole small bet is the round's bet: raises go on from it
+                self._full = seat.bet
+                self._raises = 1
         else:
             self._mode = None
             increment = seat.bet - self._full

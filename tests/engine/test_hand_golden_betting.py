@@ -264,3 +264,14 @@ def test_out_of_turn_and_wrong_amounts_are_refused_and_change_nothing() -> None:
     )
     assert hand.state == before
     assert not hand.can(hand.events[0])
+
+
+def test_bring_in_of_a_whole_small_bet_is_the_bet() -> None:
+    hand = Hand(settings(bring_in=5))
+    deal(hand, THIRD)
+    check(hand, 3, 1, [("bring_in", 5)])
+    act(hand, (1, "bring_in"))
+    check(hand, 8, 2, [("call", 5), ("raise", 10), ("fold", 0)])
+    act(hand, (2, "raise"), (3, "raise"), (1, "raise"))
+    # the bring-in counted as the bet: bet + 3 raises
+    check(hand, 3 + 20 + 10 + 15, 2, [("call", 20), ("fold", 10)])
