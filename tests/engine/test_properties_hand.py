@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import DECK
-from engine.events import event_from_dict
+from engine.events import Act, Deal, event_from_dict
 from engine.hand import Hand
 from engine.variants import VARIANTS
 from tests.engine.hand_driver import next_event, random_settings
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     variant=st.sampled_from(sorted(VARIANTS)),
@@ -43,6 +43,21 @@ def test_random_hands_keep_every_invariant(
     rng.shuffle(deck)
     while not hand.finished:
         before = hand.state
+        # every prompt reads in both languages; every legal action is accepted, others are not
+        assert hand.prompt().text("en") and hand.prompt().text("it")
+        seat = hand.to_act
+        legal = hand.legal_actions()
+        assert bool(legal) == (seat is not None)
+        for option in legal:
+            assert seat is not None and hand.can(Act(seat, option.action, option.amount))
+            assert not hand.can(Act(seat, option.action, option.amount + unit))
+        for other in before.seats:
+            if other.number != seat:
+                assert not hand.can(Act(other.number, "call"))
+        used = [c.card for s in before.seats for c in s.cards if c.card is not None]
+        if used:
+            assert not hand.can(Deal(before.seats[0].number, used[0], True))
+        assert hand.state == before
         event = next_event(hand, rng, deck, unknown)
         stored = hand.push(event)
         assert event_from_dict(stored.to_dict()) == stored
