@@ -67,9 +67,9 @@ def test_random_hands_keep_every_invariant(
         assert hand.state == before
         hand.push(stored)
         assert hand.state == after
-        for seat in after.seats:
-            assert seat.stack >= 0
-            assert seat.stack % unit == 0
+        for seat_state in after.seats:
+            assert seat_state.stack >= 0
+            assert seat_state.stack % unit == 0
         if not after.finished:
             assert sum(s.stack + s.committed for s in after.seats) == total
             assert after.total_pot == sum(s.committed for s in after.seats)
