@@ -53,6 +53,7 @@ from engine.hand_errors import (
     ShowdownError,
     WrongAmountError,
 )
+from engine.phh import from_phh, to_phh
 from engine.pots import Pot
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from engine.showdown import HandResult, OddChip, PotResult, Share
@@ -114,6 +115,7 @@ __all__ = [
     "evaluate_soko_batch",
     "event_from_dict",
     "format_cards",
+    "from_phh",
     "high_strength",
     "high_strength7",
     "low8_strength",
@@ -121,6 +123,7 @@ __all__ = [
     "low_strength",
     "parse_cards",
     "soko_strength",
+    "to_phh",
 ]
 
 _BATCH = ("evaluate_high_batch", "evaluate_low8_batch", "evaluate_low_batch", "evaluate_soko_batch")
