@@ -270,3 +270,26 @@ def test_razz_lowest_hand_wins() -> None:
     assert result.pots[0].awards == ((1, 9),)
     assert result.pots[0].high[0].hand is not None
     assert result.pots[0].high[0].hand.name() == "6-5-4-3-A low"
+
+
+def test_hilo_side_pot_without_a_low_goes_whole_to_its_best_high() -> None:
+    # seat 1 is all in on third street with the only low; the side pot between seats 2 and 3
+    # has no low among its players, so it goes whole to the best high (RULES §6)
+    hand = Hand(settings("seven-card-stud-hilo", stacks={1: 3, 2: 100, 3: 100}))
+    deal(hand, {1: "Ah 2h 5c", 2: "Kd Kc 2c", 3: "Td Tc 6s"})
+    act(hand, (2, "bring_in"), (3, "complete"), (1, "call"), (2, "call"))
+    check(hand, 15, None)
+    check_down(hand, [
+        {1: "3d", 2: "Qs", 3: "Jd"},
+        {1: "7d", 2: "Qd", 3: "Js"},
+        {1: "8s", 2: "9c", 3: "9d"},
+        {1: "Ks", 2: "Jh", 3: "6h"},
+    ])
+    result = hand.result
+    assert result is not None
+    main, side = result.pots
+    assert (main.amount, main.eligible) == (9, (1, 2, 3))
+    assert [(s.seat, s.amount) for s in main.high] == [(2, 5)]
+    assert [(s.seat, s.amount) for s in main.low] == [(1, 4)]
+    assert (side.amount, side.eligible, side.no_low, side.awards) == (6, (2, 3), True, ((2, 6),))
+    assert hand.finishing_stacks == {1: 4, 2: 105, 3: 94}
