@@ -538,6 +538,7 @@ class Hand:
         self._last_action: Act | None = None
         self._result: HandResult | None = None
         self._final_pots: tuple[Pot, ...] | None = None
+        self._returned: tuple[tuple[int, int], ...] = ()
         self._first_show: int | None = None
         self._next_show: int | None = None
         self._shown_any = False
@@ -1127,8 +1128,6 @@ class Hand:
         self._phase = "over"
         self._to_act = None
         self._next_show = None
-
-    _returned: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
