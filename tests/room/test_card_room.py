@@ -334,6 +334,46 @@ def test_the_room_backup_is_a_copy_that_restores(room: Room, tmp_path: Path) -> 
     assert row is not None and row[0] == events > 0
 
 
+@pytest.mark.browser
+def test_chromium_on_kiosk_b_follows_table_1_and_the_room(room: Room, chromium: Any) -> None:
+    view = kiosk_state(room.a)
+    if view["hand"] is None or view["hand"]["finished"]:
+        assert room.dealer_a.post(room.a.url + "/api/hands").status_code == 200
+    page = chromium.new_page()
+    try:
+        page.goto(room.b.url + "/room/table/1?lang=it")
+        pot = page.get_by_test_id("tv-pot")
+        pot.wait_for(timeout=15000)
+        assert page.locator("#tv-game").inner_text() == "Stud a sette carte hi/lo"
+        step(room.a, room.dealer_a, 1)
+        total = str(kiosk_state(room.a)["hand"]["total_pot"])
+        page.wait_for_function(
+            "t => document.querySelector('[data-testid=tv-pot]').textContent === t",
+            arg=total,
+            timeout=15000,
+        )
+        seats = page.locator(".tv-seat .name").all_inner_texts()
+        assert seats == ["Anna", "Bruno", "Carla"]
+        page.goto(room.b.url + "/room?lang=it")
+        cards = page.get_by_test_id("room-table")
+        cards.nth(1).wait_for(timeout=15000)
+        assert cards.count() == 2
+        first = cards.nth(0)
+        assert "Tavolo A" in first.inner_text() and "Stud a sette carte hi/lo" in first.inner_text()
+        step(room.a, room.dealer_a, 1)
+        total = str(kiosk_state(room.a)["hand"]["total_pot"])
+        page.wait_for_function(
+            "t => document.querySelector('[data-table=\"1\"] [data-testid=room-pot]')"
+            ".textContent === t",
+            arg=total,
+            timeout=15000,
+        )
+        assert page.get_by_test_id("room-conn").inner_text().startswith("●")  # connected
+        assert first.get_attribute("href") == "/room/table/1?lang=it"
+    finally:
+        page.close()
+
+
 def test_the_room_page_is_served_by_every_kiosk(room: Room) -> None:
     import requests
 
