@@ -16,6 +16,7 @@ from pokerkit import (
 )
 
 from engine.cards import Card
+from engine.evaluate import evaluate_exposed
 from engine.events import Act, Deal, Show
 from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
@@ -44,6 +45,25 @@ def _card(pk_card: object) -> Card:
     return Card.parse(repr(pk_card))
 
 
+def _pokerkit_opener(ours: Hand) -> int | None:
+    """pokerkit's first actor on a later street: the best exposed hand among everyone still in,
+    or when that player is all in, the next player clockwise who can act (RULES.md §8). None when
+    the best exposed hand can act: then pokerkit and this engine must agree."""
+    live = [s for s in ours.state.seats if not s.folded]  # seat order is clockwise from seat 1
+    values = [
+        evaluate_exposed([c.card for c in s.cards if c.up and c.card][-4:], ours.variant.id)
+        for s in live
+    ]
+    best = values.index(max(values))
+    if not live[best].all_in:
+        return None
+    for k in range(1, len(live)):
+        candidate = live[(best + k) % len(live)]
+        if not candidate.all_in:
+            return candidate.number
+    return None
+
+
 def play_one(variant: str, seed: int) -> tuple[Hand, State, Poker]:
     """Play one hand through both; raise SetAside or AssertionError on a difference."""
     rng = random.Random(seed)
@@ -64,6 +84,7 @@ def play_one(variant: str, seed: int) -> tuple[Hand, State, Poker]:
         )
     )
     short_all_in_this_round = False
+    acted_this_street = False
     street = -1
     while pk.status:
         if pk.can_deal_hole():
@@ -71,15 +92,17 @@ def play_one(variant: str, seed: int) -> tuple[Hand, State, Poker]:
             seat = op.player_index + 1
             ours.push(Deal(seat, _card(op.cards[0]), op.statuses[0]))
             continue
-        if pk.street_index != street:
-            street = pk.street_index if pk.street_index is not None else street
+        if pk.street_index is not None and pk.street_index != street:
+            street = pk.street_index
             short_all_in_this_round = False
+            acted_this_street = False
         if pk.actor_index is not None:
             seat = pk.actor_index + 1
             if ours.to_act != seat:
-                if any(s.all_in and not s.folded for s in ours.state.seats) and street > 0:
+                if street > 0 and not acted_this_street and seat == _pokerkit_opener(ours):
                     raise SetAside("first to act when the best exposed hand is all in")
                 raise AssertionError(f"pokerkit: seat {seat} to act, ours: {ours.to_act}")
+            acted_this_street = True
             legal = {o.action: o for o in ours.legal_actions()}
             choices = []
             if pk.can_post_bring_in():
