@@ -291,11 +291,30 @@ fi
 # -- 7. the dealer screen ----------------------------------------------------------------------
 BEGIN_MARK="# >>> stud-kiosk: dealer page full screen >>>"
 END_MARK="# <<< stud-kiosk <<<"
-if [ "$screen" = labwc ]; then
+autostart=""
+current_block=""
+if [ -n "$desktop_user" ]; then
     home="$(awk -F: -v u="$desktop_user" '$1 == u { print $6 }' "$R/etc/passwd" 2>/dev/null || true)"
     home="${home:-/home/$desktop_user}"
     autostart="$home/.config/labwc/autostart"
     current_block="$(sed -n "/^$BEGIN_MARK\$/,/^$END_MARK\$/p" "$R$autostart" 2>/dev/null || true)"
+fi
+if [ "$screen" != labwc ] && [ -n "$current_block" ]; then
+    # Another screen now: the desktop must not open a second browser.
+    tmp="$(mktemp)"
+    sed "/^$BEGIN_MARK\$/,/^$END_MARK\$/d" "$R$autostart" >"$tmp"
+    put_file "$tmp" "$autostart" 0755 "$desktop_user:$desktop_user" || true
+    rm -f "$tmp"
+fi
+if [ "$screen" = cage ]; then
+    if [ -z "$root" ] && ! command -v raspi-config >/dev/null 2>&1; then
+        say "raspi-config is missing: make the system start to the console (no desktop) by hand"
+    else
+        # Start to the console, without the desktop: the cage service owns the screen.
+        system raspi-config nonint do_boot_behaviour B1
+    fi
+fi
+if [ "$screen" = labwc ]; then
     port="$(sed -n 's/^STUD_KIOSK_PORT=\([0-9]*\).*/\1/p' "$R$ETC/env" | tail -n 1)"
     wanted_block="$BEGIN_MARK
 STUD_KIOSK_PORT=${port:-8000} $APP/current/deploy/stud-kiosk-browser >/dev/null 2>&1 &

@@ -97,6 +97,7 @@ class Deployment:
     after_second: dict[str, tuple[int, int, int, str]]
     first_release: str
     first_conf: str
+    first_autostart: str
     database_before: bytes
     env_before: str
     udev_before: str
@@ -120,6 +121,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
     assert first.returncode == 0, first.stdout + first.stderr
     first_release = release_of(root, "current")
     first_conf = (root / "etc/stud-kiosk/install.conf").read_text(encoding="utf-8")
+    first_autostart = (root / "home/dealer/.config/labwc/autostart").read_text(encoding="utf-8")
 
     before_second = snapshot(root)
     second = run_install(source, root)
@@ -171,6 +173,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
         after_second,
         first_release,
         first_conf,
+        first_autostart,
         database_before,
         env_before,
         udev_before,

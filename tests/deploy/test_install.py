@@ -57,8 +57,7 @@ def test_install_lays_down_the_code_settings_units_and_folders(deployment: Deplo
 def test_install_starts_chromium_with_the_desktop_and_switches_blanking_off(
     deployment: Deployment,
 ) -> None:
-    autostart = deployment.root / "home/dealer/.config/labwc/autostart"
-    text = autostart.read_text(encoding="utf-8")
+    text = deployment.first_autostart
     assert text.count("/opt/stud-kiosk/current/deploy/stud-kiosk-browser") == 1
     assert "STUD_KIOSK_PORT=8000 " in text
     out = deployment.first.stdout
@@ -131,6 +130,10 @@ def test_the_cage_screen_is_a_systemd_unit_and_is_remembered(deployment: Deploym
     out = deployment.cage.stdout
     assert "would ensure system user stud-screen" in out
     assert "stud-kiosk-browser.service" in out
+    # The desktop no longer starts (and no longer opens a second browser).
+    assert "would run: raspi-config nonint do_boot_behaviour B1" in out
+    autostart = root / "home/dealer/.config/labwc/autostart"
+    assert "stud-kiosk-browser" not in autostart.read_text(encoding="utf-8")
 
 
 def test_bad_options_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
