@@ -147,7 +147,7 @@ def test_control_needs_the_dealer_session_over_http(live_kiosk: Callable[..., Li
     import requests
 
     server = live_kiosk()
-    set_up_table(server)
+    dealer = set_up_table(server)
     stranger = requests.Session()
     assert stranger.post(server.url + "/api/hands").status_code in (400, 403)
     assert stranger.get(server.url + "/api/hands").status_code == 403
@@ -155,3 +155,17 @@ def test_control_needs_the_dealer_session_over_http(live_kiosk: Callable[..., Li
     with pytest.raises(socketio.exceptions.ConnectionError):
         refused.connect(server.url, auth={"role": "dealer", "lang": "en"},
                         transports=["websocket"])
+    # a page of another site cannot ride on the dealer's cookie (long polling: the client sends
+    # exactly the Origin given)
+    cross_site = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        cross_site.connect(server.url, auth={"role": "dealer", "lang": "en"},
+                           headers={"Cookie": server.cookie_header(dealer),
+                                    "Origin": "http://evil.example"},
+                           transports=["polling"])
+    same_site = socketio.Client(reconnection=False)
+    same_site.connect(server.url, auth={"role": "dealer", "lang": "en"},
+                      headers={"Cookie": server.cookie_header(dealer), "Origin": server.url},
+                      transports=["polling"])
+    assert same_site.call("sync", None, timeout=10)["role"] == "dealer"
+    same_site.disconnect()
