@@ -116,7 +116,7 @@ def play_one(variant: str, seed: int) -> tuple[Hand, State, Poker]:
                 and pk.min_completion_betting_or_raising_to_amount == pk.effective_bring_in_amount
             ):
                 choices.append("cbr")
-            if pk.can_fold() and pk.bets[pk.actor_index] < max(pk.bets):
+            if pk.bets[pk.actor_index] < max(pk.bets) and pk.can_fold():
                 choices.append("f")
             choice = rng.choice(choices)
             before = ours.state.seat(seat).stack
