@@ -68,6 +68,30 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def in_process(hands: int) -> tuple[list[float], list[float]]:
+    """Per entry, in this process: ``TableService.submit`` (engine check + SQLite commit with
+    ``synchronous=FULL``) and presenting one view."""
+    from kiosk.service import TableService
+    from kiosk.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = TableService(Store(f"sqlite:///{tmp}/bench.sqlite3"))
+        table.configure(copy.deepcopy(driver.SETUP))
+        submit: list[float] = []
+        view: list[float] = []
+        for _ in range(hands):
+            table.start_hand()
+            while (event := driver.next_event(table.view("dealer", "en"))) is not None:
+                started = time.perf_counter()
+                table.submit(event, source="bench")
+                submitted = time.perf_counter()
+                table.view("spectator", "it")
+                view.append(time.perf_counter() - submitted)
+                submit.append(submitted - started)
+        table.store.close()
+    return submit, view
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=8)
@@ -123,6 +147,10 @@ def main(argv: list[str]) -> int:
             server.stop()
 
     ms = 1000.0
+    submit, view = in_process(3)
+    print(f"in process: submit (engine + durable commit) p50 {percentile(submit, 50) * ms:.1f} ms,"
+          f" p99 {percentile(submit, 99) * ms:.1f} ms; one spectator view p50 "
+          f"{percentile(view, 50) * ms:.2f} ms")
     print(f"spectators: {args.spectators}, dealer entries: {len(to_all)} ({args.hands} hands)")
     print(f"to every spectator: p50 {percentile(to_all, 50) * ms:.1f} ms, "
           f"p99 {percentile(to_all, 99) * ms:.1f} ms, max {max(to_all) * ms:.1f} ms")
