@@ -61,14 +61,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
-    print(f"{data['variant']}: {'over' if hand.finished else data['next']}")
+    from engine.i18n import translate
+
+    def seat_word(seat: int) -> str:
+        return translate("play.seat", args.lang, seat=seat)
+
+    print(f"{data['variant']}: {data['next']}")
     for seat, name, stack in zip(data["seats"], data["players"], data["finishing_stacks"],
                                  strict=True):
-        print(f"  seat {seat} {name}: {stack}")
+        print(f"  {seat_word(seat)} {name}: {stack}")
     if hand.result is not None:
         for pot in hand.result.pots:
             print(f"  {pot.to_dict(args.lang)['name']}: {pot.amount} -> "
-                  + ", ".join(f"seat {s} {a}" for s, a in pot.awards))
+                  + ", ".join(f"{seat_word(s)} {a}" for s, a in pot.awards))
             for chip in pot.odd_chips:
                 print(f"    {chip.text(args.lang)}")
     return 0

@@ -87,3 +87,12 @@ def test_a_malformed_history_is_refused(tmp_path: Path) -> None:
     done = replay(tmp_path, HISTORY.replace("'d dh p2 KcKdQs'", "'d dh p2 KcKdQx'"))
     assert done.returncode == 2
     assert "action 2 ('d dh p2 KcKdQx')" in done.stderr
+
+
+def test_replay_without_json_prints_a_summary(tmp_path: Path) -> None:
+    done = replay(tmp_path, HISTORY, "--lang", "it")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "seven-card-stud-hilo: Mano finita"
+    assert "  posto 2 Anna: 110" in lines
+    assert "  piatto principale: 60 -> posto 2 30, posto 7 30" in lines
