@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from importlib import metadata
 from typing import Any
 
 import eval7
@@ -129,8 +130,8 @@ Candidate = tuple[str, str, str, Callable[..., Any], Any]
 def candidates(hands_count: int) -> list[Candidate]:
     seven = seeded_hands(hands_count, 7, SEED)
     five = seeded_hands(hands_count, 5, SEED)
-    few = min(hands_count, 5_000)  # pokerkit is slow: a prefix of the same hands
-    rich = min(hands_count, 50_000)
+    few = min(hands_count, 2_000)  # pokerkit is slow: a prefix of the same hands
+    rich = min(hands_count, 50_000)  # so are treys and the value API
 
     e7_deck = [eval7.Card(str(c)) for c in DECK]
     tr_deck = [treys.Card.new(str(c)) for c in DECK]
@@ -162,7 +163,7 @@ def candidates(hands_count: int) -> list[Candidate]:
         out += [
             (what, "eval7 `evaluate` (per call)", "map", eval7.evaluate, as_eval7(hands)),
             (what, "treys `Evaluator.evaluate` (per call)", "starmap", evaluator.evaluate,
-             as_treys(hands)),
+             as_treys(hands[:rich])),
             (what, "pokerkit `StandardHighHand.from_game` (per call)", "map",
              pokerkit.StandardHighHand.from_game, as_pokerkit(hands[:few])),
         ]
@@ -207,12 +208,17 @@ def candidates(hands_count: int) -> list[Candidate]:
 
 
 def run(hands_count: int, repeat: int, rounds: int) -> tuple[list[Row], dict[str, float]]:
-    """Every candidate, ``rounds`` times over (the best round counts, so that a burst of load on
-    a shared machine spoils one round, not the figure)."""
+    """Every candidate, ``rounds`` times over in a shuffled order (the best round counts, so that
+    a burst of load on a shared machine spoils one round, not the figure, and no candidate always
+    runs right after the same other one)."""
     todo = candidates(hands_count)
     best = [0.0] * len(todo)
+    shuffle = random.Random(SEED)
     for _ in range(rounds):
-        for n, (_, who, kind, f, data) in enumerate(todo):
+        order = list(range(len(todo)))
+        shuffle.shuffle(order)
+        for n in order:
+            _, who, kind, f, data = todo[n]
             passes = max(1, repeat // 2) if who.startswith("pokerkit") else repeat
             best[n] = max(best[n], measure(kind, f, data, passes))
     rows = [(what, who, rate) for (what, who, *_), rate in zip(todo, best, strict=True)]
@@ -260,13 +266,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--hands", type=int, default=200_000, help="hands per set (200000)")
     parser.add_argument("--repeat", type=int, default=5, help="passes; the best counts (5)")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds; the best counts (2)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best counts (3)")
     parser.add_argument("--markdown", action="store_true", help="print markdown for the docs")
     args = parser.parse_args(argv)
     load = os.getloadavg()
-    print(f"# {platform.python_implementation()} {platform.python_version()}, numpy "
-          f"{np.__version__}, eval7 {getattr(eval7, '__version__', '?')}, pokerkit "
-          f"{getattr(pokerkit, '__version__', '?')}, {os.cpu_count()} cores, load "
+    versions = ", ".join(f"{name} {metadata.version(name)}"
+                         for name in ("numpy", "eval7", "treys", "pokerkit"))
+    print(f"# {platform.python_implementation()} {platform.python_version()}, {versions}, "
+          f"{platform.machine()}, {os.cpu_count()} cores, load "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {args.hands:,} seeded hands "
           f"(seed {SEED}), best of {args.repeat} passes x {args.rounds} rounds; engine at "
           f"{engine.__file__}")
