@@ -740,6 +740,8 @@ class Hand:
         unknown = sum(1 for c in seat.cards if c is None)
         if len(cards) == len(seat.cards) and all(c in cards for c in ups):
             cards = [c for c in cards if c not in ups]
+        elif len(cards) == unknown and not any(c in seat.cards for c in cards):
+            cards = [*downs_known, *cards]  # only the cards that were not known yet
         held = format_cards(c for c in downs_known)
         wanted = len(seat.cards) - len(ups)
         if len(cards) != wanted or any(c not in cards for c in downs_known):
@@ -752,7 +754,6 @@ class Hand:
         for card in cards:
             if card not in downs_known:
                 self._check_new_card(card)
-        assert len([c for c in cards if c not in downs_known]) == unknown
         return event
 
     def _check_muck(self, event: Muck) -> None:

@@ -293,3 +293,24 @@ def test_hilo_side_pot_without_a_low_goes_whole_to_its_best_high() -> None:
     assert [(s.seat, s.amount) for s in main.low] == [(1, 4)]
     assert (side.amount, side.eligible, side.no_low, side.awards) == (6, (2, 3), True, ((2, 6),))
     assert hand.finishing_stacks == {1: 4, 2: 105, 3: 94}
+
+
+def test_show_accepts_the_down_cards_the_whole_hand_or_only_the_unknown_ones() -> None:
+    hand = Hand(settings(stacks={1: 100, 2: 100}))
+    check_down(hand, [
+        {1: "Ah ?? 9c", 2: "?? ?? Tc"}, {1: "2s", 2: "2d"}, {1: "3s", 2: "3d"},
+        {1: "4s", 2: "4d"}, {1: "??", 2: "Kd"},
+    ], show=False)
+    first = hand.next_to_show
+    assert first == 2
+    with pytest.raises(ShowdownError) as info:
+        hand.push(Show(2, parse_cards("Ks")))
+    assert str(info.value) == (
+        "Seat 2 must show its 3 down cards (known so far: Kd), its whole hand, or only the down "
+        "cards not entered yet"
+    )
+    hand.push(Show(2, parse_cards("Kh Qh")))  # only the two that were unknown
+    hand.push(Show(1, parse_cards("Ah 9c 2s 3s 4s Ad 5c")))  # the whole hand
+    state = hand.state
+    assert [c.card for c in state.seat(2).cards if not c.up] == list(parse_cards("Kh Qh Kd"))
+    assert hand.result is not None and hand.result.pots[0].high[0].seat == 1
