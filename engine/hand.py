@@ -473,7 +473,7 @@ class Hand:
             street = self.variant.streets[self._street]
             return Prompt(
                 "deal",
-                tuple(sorted(pending)),
+                tuple(pending),  # in dealing order, from the dealer's left
                 (
                     ("street", self.variant.street_name(self._street)),
                     ("downs", street.downs),

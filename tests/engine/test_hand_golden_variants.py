@@ -279,3 +279,9 @@ def test_settings_that_cannot_be_played_are_refused(
 def test_settings_round_trip() -> None:
     game = settings("razz", dealer=3, odd_chip="high-card-suit", burns=False)
     assert GameSettings.from_dict(game.to_dict()) == game
+
+
+def test_deal_prompt_lists_seats_in_dealing_order() -> None:
+    hand = Hand(settings(stacks={1: 100, 3: 100, 5: 100, 8: 100}, dealer=3))
+    assert hand.prompt().seats == (5, 8, 1, 3)
+    assert hand.prompt().text() == "Deal third street: two down and one up to seats 5, 8, 1, 3"
