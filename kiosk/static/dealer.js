@@ -6,6 +6,7 @@
   var lang = app.dataset.lang;
   var $ = function (id) { return document.getElementById(id); };
   var state = null, online = false, target = null, targetUp = null, showPick = [], misdealArmed = null;
+  var tool = null;  /* {seat, mode: null | 'identify' | 'expose'}: a correction to one seat's cards */
 
   var socket = S.live('dealer', lang, function (st) { state = st; render(); }, function (on) {
     online = on; renderBar();
@@ -20,11 +21,11 @@
     clearTimeout(toast.timer);
     toast.timer = setTimeout(function () { box.hidden = true; }, 6000);
   }
-  function send(name, payload) {
+  function send(name, payload, done) {
     socket.timeout(8000).emit(name, payload || null, function (err, ack) {
       if (err) toast(t('live.offline'));
       else if (!ack || !ack.ok) toast((ack && ack.error) || '?');
-      else $('toast').hidden = true;
+      else { $('toast').hidden = true; if (done) done(); }
     });
   }
   function act(event) { send('act', event); }
@@ -217,6 +218,40 @@
     onPick(function (code) { if (showPick.length < missing) { showPick.push(code); render(); } });
   }
 
+  function renderTool(hand) {
+    var seat = null;
+    hand.seats.forEach(function (s) { if (s.seat === tool.seat) seat = s; });
+    if (!seat) { tool = null; return false; }
+    var html = '<div class="picker-head"><strong>' + esc(seat.seat + ' · ' + seat.name) + '</strong>' +
+      '<span class="cards">' + seat.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</span>' +
+      '<button type="button" class="btn' + (tool.mode === 'identify' ? ' btn-primary' : '') + '" data-mode="identify" data-testid="tool-identify">' + esc(t('dealer.tool.identify')) + '</button>' +
+      '<button type="button" class="btn' + (tool.mode === 'expose' ? ' btn-primary' : '') + '" data-mode="expose" data-testid="tool-expose">' + esc(t('dealer.tool.expose')) + '</button>' +
+      '<button type="button" class="btn btn-ghost" data-mode="close" data-testid="tool-close">' + esc(t('dealer.tool.close')) + '</button></div>';
+    if (tool.mode) html += '<p class="muted">' + esc(t('dealer.tool.' + tool.mode + '.hint')) + '</p>' +
+      pickerHTML(tool.mode === 'identify' ? (hand.seen || []) : allBut(seat));
+    $('work').innerHTML = html;
+    $('work').querySelectorAll('[data-mode]').forEach(function (b) {
+      b.addEventListener('click', function () {
+        if (b.dataset.mode === 'close') tool = null; else tool.mode = b.dataset.mode;
+        render();
+      });
+    });
+    onPick(function (code) {
+      send('act', { type: tool.mode, seat: tool.seat, card: code }, function () { tool = null; });
+    });
+    return true;
+  }
+  /* for an exposed card: the seat's own known down cards stay tappable, every other seen card not */
+  function allBut(seat) {
+    var own = seat.cards.filter(function (s) { return s.card && !s.public; }).map(function (s) { return s.card; });
+    return (state.hand.seen || []).filter(function (c) { return own.indexOf(c) < 0; });
+  }
+  function bindSeatTools() {
+    $('work').querySelectorAll('.seats .seat').forEach(function (box) {
+      box.addEventListener('click', function () { tool = { seat: +box.dataset.seat, mode: null }; render(); });
+    });
+  }
+
   function render() {
     renderBar();
     var hand = state && state.hand;
@@ -231,7 +266,9 @@
     }
     prompt.textContent = hand.prompt.text || '';
     var kind = hand.prompt.kind;
-    if (kind === 'deal') renderDeal(hand);
+    if (tool && (kind === 'act' || kind === 'bring_in') && renderTool(hand)) {
+      /* the correction panel replaces the seats until it is used or closed */
+    } else if (kind === 'deal') renderDeal(hand);
     else if (kind === 'community') renderCommunity(hand);
     else if (kind === 'show') renderShow(hand);
     else {
@@ -241,6 +278,7 @@
         }).join(' · ') + '</span>' : '') +
         '<span class="last" data-testid="last-action">' + esc(hand.last_action ? hand.last_action.text : '') + '</span></div>';
       $('work').innerHTML = seatsHTML(hand, null).replace('class="seats"', 'class="seats big"') + info;
+      bindSeatTools();
     }
     if (kind === 'act' || kind === 'bring_in') {
       legal.innerHTML = legalHTML(hand);

@@ -108,7 +108,7 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
 
         shots = {"third-deal": False, "bring-in": False, "fifth": False}
         steps = 0
-        undone = False
+        undone = identified = False
         while True:
             view = dealer_view(page, server.url)
             event = driver.next_event(view)
@@ -131,6 +131,20 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
                 shoot(page, artifacts, "dealer-bring-in", SMALL)
                 page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
                 shoot(tv, artifacts, "tv-third-street", TV)
+            if hand["street_name"] == "fourth" and kind == "act" and not identified:
+                # the dealer learns one of Carla's down cards: entered, and it stays face down
+                identified = True
+                tap(page, '.seats .seat[data-seat="3"]')
+                tap(page, '[data-testid="tool-identify"]')
+                shoot(page, artifacts, "dealer-identify", SMALL)
+                page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
+                tap(page, '.picker button[data-card="3c"]')
+                wait_until(took(page, server.url, hand["events"] + 1), "the identify")
+                page.wait_for_selector('#legal [data-action]')
+                tv.wait_for_timeout(300)
+                assert tv.locator('.card[data-card="3c"]').count() == 0
+                steps += 1
+                continue
             if hand["street_name"] == "fifth" and kind == "act" and not shots["fifth"]:
                 shots["fifth"] = True
                 shoot(page, artifacts, "dealer-betting", BIG)

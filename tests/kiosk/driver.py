@@ -74,5 +74,6 @@ def next_event(view: dict[str, Any]) -> dict[str, Any] | None:
         if seat in MUCKS:
             return {"type": "muck", "seat": seat}
         known = [c["card"] for c in seats[seat]["cards"] if not c["public"] and c["card"]]
-        return {"type": "show", "seat": seat, "cards": known + SHOWN.get(seat, [])}
+        more = [c for c in SHOWN.get(seat, []) if c not in known]
+        return {"type": "show", "seat": seat, "cards": known + more}
     raise AssertionError(f"the script has no answer to a {kind!r} prompt: {prompt}")
