@@ -683,7 +683,8 @@ class Hand:
                 steps.append(self.settings.big_bet)
             for step in steps:
                 amount = min(self._full + step - bet, stack)
-                opts.append(LegalAction(name, amount, bet + amount))
+                if opts[-1].action != name or opts[-1].amount != amount:  # an all-in is one
+                    opts.append(LegalAction(name, amount, bet + amount))
         if to_call > 0:
             opts.append(LegalAction("fold", 0, bet))
         return opts

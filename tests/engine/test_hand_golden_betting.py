@@ -275,3 +275,11 @@ def test_bring_in_of_a_whole_small_bet_is_the_bet() -> None:
     act(hand, (2, "raise"), (3, "raise"), (1, "raise"))
     # the bring-in counted as the bet: bet + 3 raises
     check(hand, 3 + 20 + 10 + 15, 2, [("call", 20), ("fold", 10)])
+
+
+def test_open_pair_short_stack_has_one_all_in_bet() -> None:
+    hand = Hand(settings(open_pair_double=True, stacks={1: 100, 2: 6, 3: 100}))
+    deal(hand, THIRD)
+    passive(hand)
+    deal(hand, {1: "4c", 2: "Kh", 3: "2s"})
+    check(hand, 9, 2, [("check", 0), ("bet", 3)])
