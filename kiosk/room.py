@@ -124,29 +124,11 @@ def table_names(store: Store) -> dict[int, str]:
 
 
 def table_view(store: Store, own: TableService, table_id: int, lang: str) -> dict[str, Any]:
-    """A table's spectator view: this process's own table as it is, another table from the store.
-
-    Another table is rebuilt by replaying its latest hand; the game, stakes and players shown are
-    those the hand was dealt with."""
+    """A table's spectator view: this process's own table as it is; another table as its kiosk
+    would show it after a restart (its setup and its latest hand, replayed from the store)."""
     if table_id == own.table_id:
         return own.view("spectator", lang)
-    other = TableService(store, table_id=table_id)
-    if other.hand is not None:
-        settings = other.hand.settings
-        setup = other.setup()
-        setup["game"] = settings.variant
-        setup["stakes"] = {
-            "ante": settings.ante,
-            "bring_in": settings.bring_in,
-            "small_bet": settings.small_bet,
-            "big_bet": settings.big_bet,
-        }
-        setup["seats"] = [
-            {"seat": seat.number, "name": seat.name, "stack": seat.stack, "active": True}
-            for seat in settings.seats
-        ]
-        other._setup = setup
-    return other.view("spectator", lang)
+    return TableService(store, table_id=table_id).view("spectator", lang)
 
 
 def tables(store: Store, own: TableService, lang: str) -> list[dict[str, Any]]:
