@@ -59,12 +59,16 @@ def to_phh(hand: Hand) -> str:
     replay = Hand(settings)
     dealt: dict[int, int] = dict.fromkeys(order, 0)
     street_open: int | None = None
+    written: set[int] = set()
 
     def flush_street() -> None:
-        # one dealing action per seat and street, down cards first as PHH deals them
+        # one dealing action per seat and street, down cards first as PHH deals them; the cards
+        # are the final ones (entered later or shown), each street written once
         nonlocal street_open
-        if street_open is None:
+        if street_open is None or street_open in written:
+            street_open = None
             return
+        written.add(street_open)
         street = variant.streets[street_open]
         for seat in order:
             slots = final[seat].cards
