@@ -5,7 +5,17 @@ from __future__ import annotations
 import random
 
 from engine.cards import DECK, Card
-from engine.events import Act, Community, Deal, Event, Expose, Identify, Muck, Show
+from engine.events import (
+    Act,
+    Community,
+    Deal,
+    Event,
+    Expose,
+    Identify,
+    Misdeal,
+    Muck,
+    Show,
+)
 from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from engine.variants import VARIANTS
@@ -37,6 +47,8 @@ def random_settings(
 def next_event(hand: Hand, rng: random.Random, deck: list[Card], unknown: float = 0.2) -> Event:
     """A random legal event for the hand's next step, taking cards from ``deck``."""
     prompt = hand.prompt()
+    if rng.random() < 0.004:
+        return Misdeal()
     if rng.random() < 0.04:
         # now and then the dealer enters a card dealt unknown, or a card is exposed by accident
         hidden = [n for n in sorted(hand.finishing_stacks) if None in hand.seat_cards(n)]
