@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import Deployment
+from tests.deploy.conftest import DEPLOY, Deployment
 
 SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 UNITS = (
@@ -74,3 +74,18 @@ def test_the_check_fails_on_a_unit_with_a_mistake(deployment: Deployment, tmp_pa
     assert done.returncode != 0
     assert "sometimes" in done.stderr
     assert "no-such-program is not executable" in done.stderr
+
+
+def test_the_server_unit_stays_hardened() -> None:
+    """systemd's own exposure score for the server (2.0, "OK", with systemd 252): at most 2.5."""
+    program = analyze()
+    unit = str(DEPLOY / "systemd/stud-kiosk.service")
+    done = subprocess.run(
+        [program, "security", "--offline=true", "--threshold=25", unit],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-1500:]
+    assert "Overall exposure level for stud-kiosk.service" in done.stdout
