@@ -77,7 +77,32 @@ class Notice:
     """The exception behind a refusal (an ``EngineError`` the kiosk may word its own way)."""
 
     def message(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        return catalog().translate(self.key, lang, **self.params)
+        """The message in ``lang``; parameters that are notices themselves are worded too."""
+        params = {
+            k: v.message(lang) if isinstance(v, Notice) else v for k, v in self.params.items()
+        }
+        return catalog().translate(self.key, lang, **params)
+
+
+def device_label(device: SerialDevice) -> str | Notice:
+    """How the dealer knows a device: the name it gave, else its kind, else its port's name."""
+    if device.status.name:
+        return device.status.name
+    kinds = device.status.kinds
+    if len(kinds) == 1:
+        return Notice(f"serial.kind.{kinds[0]}")
+    return Path(device.url).name or device.url
+
+
+def input_words(message: Message) -> Notice | str:
+    """A device's input in words for the dealer (``As for seat 2``, ``button CALL``)."""
+    if isinstance(message, CardRead):
+        return Notice("serial.input.card", {"card": message.card.symbol, "seat": message.seat})
+    if isinstance(message, TagRead):
+        return Notice("serial.input.tag", {"uid": message.uid, "seat": message.seat})
+    if isinstance(message, ButtonPress):
+        return Notice("serial.input.button", {"name": message.name})
+    return message.text()
 
 
 class DeviceListener:
@@ -450,7 +475,7 @@ class DeviceManager:
 
     def _on_state(self, device: SerialDevice) -> None:
         key = "serial.notice.connected" if device.connected else "serial.notice.disconnected"
-        self._notify(device.url, Notice(key, {"port": device.url}))
+        self._notify(device.url, Notice(key, {"port": device.url, "device": device_label(device)}))
         if device.connected:
             device.send(Ping())
             if "display" in device.status.kinds:
@@ -501,7 +526,11 @@ class DeviceManager:
         )
         self._notify(
             device.url,
-            Notice("serial.notice.bad_line", {"port": device.url, "reason": str(exc)}, exc),
+            Notice(
+                "serial.notice.bad_line",
+                {"port": device.url, "device": device_label(device), "reason": str(exc)},
+                exc,
+            ),
         )
 
     def _refused(self, device: SerialDevice, message: Message, exc: Exception) -> None:
@@ -510,7 +539,13 @@ class DeviceManager:
             device.url,
             Notice(
                 "serial.notice.refused",
-                {"port": device.url, "input": message.text(), "reason": str(exc)},
+                {
+                    "port": device.url,
+                    "device": device_label(device),
+                    "input": input_words(message),
+                    "line": message.text(),
+                    "reason": str(exc),
+                },
                 exc,
             ),
         )
@@ -522,7 +557,10 @@ class DeviceManager:
             log.warning("serial %s: device refused a line: %s", device.url, message.reason)
             self._notify(
                 device.url,
-                Notice("serial.notice.device_nak", {"port": device.url, "reason": message.reason}),
+                Notice(
+                    "serial.notice.device_nak",
+                    {"port": device.url, "device": device_label(device), "reason": message.reason},
+                ),
             )
             return None
         if isinstance(message, Ping):
@@ -533,7 +571,10 @@ class DeviceManager:
             log.warning("serial %s: device fault: %s", device.url, message.message)
             self._notify(
                 device.url,
-                Notice("serial.notice.device_error", {"port": device.url, "text": message.message}),
+                Notice(
+                    "serial.notice.device_error",
+                    {"port": device.url, "device": device_label(device), "text": message.message},
+                ),
             )
             return Ack()
         if device.status.version is not None and device.status.version not in SUPPORTED_VERSIONS:
@@ -564,7 +605,12 @@ class DeviceManager:
                 device.url,
                 Notice(
                     "serial.notice.version",
-                    {"port": device.url, "version": hello.version, "supported": PROTOCOL_VERSION},
+                    {
+                        "port": device.url,
+                        "device": device_label(device),
+                        "version": hello.version,
+                        "supported": PROTOCOL_VERSION,
+                    },
                 ),
             )
             raise ProtocolError(
