@@ -16,8 +16,8 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from importlib.metadata import version
 
-import pokerkit
 from pokerkit import HandHistory
 
 from engine.events import event_from_dict
@@ -96,7 +96,7 @@ def main(argv: list[str]) -> int:
         ours_log = max(ours_log, best_rate(events_replay, logs, 1))
     ratio = ours / theirs
     rows = [
-        ("pokerkit 0.7.7 (`HandHistory` from PHH text)", theirs),
+        (f"pokerkit {version('pokerkit')} (`HandHistory` from PHH text)", theirs),
         ("this engine (`from_phh` from PHH text)", ours),
         ("this engine (JSON event log, as after a power cut)", ours_log),
     ]
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
               f"{TARGET:.0f}x). Both read the same files and reach the same stacks (checked "
               "before timing).\n")
     else:
-        print(f"pokerkit {pokerkit.__name__}: {theirs:,.0f} hands/s")
+        print(f"pokerkit {version('pokerkit')}: {theirs:,.0f} hands/s")
         print(f"ours (PHH): {ours:,.0f} hands/s  ({ratio:.1f}x pokerkit; target {TARGET:.0f}x)")
         print(f"ours (JSON event log): {ours_log:,.0f} hands/s")
     return 0 if ratio >= TARGET else 1
