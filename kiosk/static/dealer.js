@@ -68,7 +68,7 @@
     if (hand) {
       html += '<span data-testid="hand-number">' + esc(t('dealer.hand', { number: hand.number })) + '</span>';
       if (hand.street_text && !hand.finished) html += '<span>' + esc(hand.street_text) + '</span>';
-      html += '<span class="pot" data-testid="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>';
+      if (!hand.finished) html += '<span class="pot" data-testid="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>';
     }
     html += '<span class="conn' + (online ? '' : ' off') + '" data-testid="conn">' +
       esc(online ? '● ' + t('live.online') : '○ ' + t('live.offline')) + '</span>';
@@ -146,7 +146,7 @@
     if (hand && hand.finished) {
       html += resultHTML(hand.result);
       html += '<button class="btn btn-primary btn-big" type="button" id="next-hand" data-testid="next-hand">' + esc(t('dealer.next')) + '</button>';
-      html += seatsHTML(hand, null);
+      html += seatsHTML(hand, null).replace('class="seats"', 'class="seats big"');
     } else if (state.table.seats.length >= 2) {
       html += '<p>' + esc(t('dealer.no_hand')) + '</p>';
       html += '<button class="btn btn-primary btn-big" type="button" id="start-hand" data-testid="start-hand">' + esc(t('dealer.start')) + '</button>';
