@@ -8,7 +8,9 @@
 # The upgrade backs up the database, installs the new version beside the old one
 # (deploy/install.sh, with the options of the last install), restarts the server and
 # checks that it answers; if it does not within two minutes, it goes back to the old
-# version by itself. Other options: --root DIR (as for install.sh: nothing is started).
+# version by itself. Other options: --root DIR (as for install.sh: nothing is started),
+# --check-url URL (check this address instead of the kiosk's /api/health; for tests).
+# Environment: STUD_KIOSK_UPGRADE_WAIT  seconds to wait for the server (default 120).
 set -euo pipefail
 
 say() { echo "stud-kiosk upgrade: $*"; }
@@ -18,13 +20,17 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root=""
 pull=1
 rollback=0
+check_url=""
+wait_seconds="${STUD_KIOSK_UPGRADE_WAIT:-120}"
+[[ "$wait_seconds" =~ ^[0-9]+$ ]] || die "STUD_KIOSK_UPGRADE_WAIT='$wait_seconds' is not a number of seconds"
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) root="${2:?--root needs a folder}"; shift 2 ;;
         --no-pull) pull=0; shift ;;
         --rollback) rollback=1; shift ;;
+        --check-url) check_url="${2:?--check-url needs an address}"; shift 2 ;;
         -h|--help) sed -n '2,/^set -/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown option '$1' (allowed: --no-pull, --rollback, --root DIR)" ;;
+        *) die "unknown option '$1' (allowed: --no-pull, --rollback, --root DIR, --check-url URL)" ;;
     esac
 done
 if [ -n "$root" ]; then
@@ -46,17 +52,20 @@ port() {
 }
 
 healthy() {
-    # Wait up to two minutes for the server to answer its health check.
-    [ -z "$root" ] || { say "would check http://127.0.0.1:$(port)/api/health"; return 0; }
-    local url
-    url="http://127.0.0.1:$(port)/api/health"
-    for _ in $(seq 1 60); do
+    # Wait (up to STUD_KIOSK_UPGRADE_WAIT seconds) for the server to answer its health check.
+    local url="${check_url:-http://127.0.0.1:$(port)/api/health}"
+    if [ -n "$root" ] && [ -z "$check_url" ]; then
+        say "would check $url"
+        return 0
+    fi
+    local deadline=$((SECONDS + wait_seconds))
+    while true; do
         if curl --silent --fail --output /dev/null --max-time 3 "$url"; then
             return 0
         fi
-        sleep 2
+        [ "$SECONDS" -lt "$deadline" ] || return 1
+        sleep 1
     done
-    return 1
 }
 
 switch_back() {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 from dataclasses import dataclass
@@ -41,8 +42,15 @@ class Run:
     stderr: str
 
 
-def run_install(source: Path, root: Path, *args: str, script: str = "install.sh") -> Run:
+def run_install(
+    source: Path,
+    root: Path,
+    *args: str,
+    script: str = "install.sh",
+    extra_env: dict[str, str] | None = None,
+) -> Run:
     env = dict(os.environ)
+    env.update(extra_env or {})
     env.pop("SUDO_USER", None)
     env.pop("DESTDIR", None)
     # The tests lay the files down, not the libraries: the project alone, without its dependencies.
@@ -106,6 +114,8 @@ class Deployment:
     previous_after_upgrade: str
     rollback: Run
     after_rollback: tuple[str, str]
+    failed_upgrade: Run
+    after_failed_upgrade: tuple[str, str]
     reupgrade: Run
     after_reupgrade: tuple[str, str]
     cage: Run
@@ -158,6 +168,21 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
 
     rollback = run_install(source, root, "--rollback", script="upgrade.sh")
     after_rollback = (release_of(root, "current"), release_of(root, "previous"))
+    # An upgrade whose server does not answer goes back by itself...
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        nobody_there = f"http://127.0.0.1:{closed.getsockname()[1]}/api/health"
+    failed_upgrade = run_install(
+        source,
+        root,
+        "--no-pull",
+        "--check-url",
+        nobody_there,
+        script="upgrade.sh",
+        extra_env={"STUD_KIOSK_UPGRADE_WAIT": "2"},
+    )
+    after_failed_upgrade = (release_of(root, "current"), release_of(root, "previous"))
+    # ... and one that answers stays.
     reupgrade = run_install(source, root, "--no-pull", script="upgrade.sh")
     after_reupgrade = (release_of(root, "current"), release_of(root, "previous"))
 
@@ -182,6 +207,8 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
         previous_after_upgrade,
         rollback,
         after_rollback,
+        failed_upgrade,
+        after_failed_upgrade,
         reupgrade,
         after_reupgrade,
         cage,

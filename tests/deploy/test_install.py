@@ -117,6 +117,17 @@ def test_rollback_goes_back_and_upgrade_comes_forward_again(deployment: Deployme
     assert deployment.rollback.returncode == 0, deployment.rollback.stderr
     assert deployment.after_rollback == (deployment.first_release, deployment.upgraded_release)
     assert "would run: systemctl restart stud-kiosk.service" in deployment.rollback.stdout
+    failed = deployment.failed_upgrade
+    assert failed.returncode == 2
+    assert "the new version does not answer: going back to " + deployment.first_release in (
+        failed.stdout
+    )
+    # (nothing answers at that address, so the old version "does not answer either")
+    assert "the old version does not answer either" in failed.stderr
+    assert deployment.after_failed_upgrade == (
+        deployment.first_release,
+        deployment.upgraded_release,
+    )
     assert deployment.reupgrade.returncode == 0, deployment.reupgrade.stderr
     assert deployment.after_reupgrade == (deployment.upgraded_release, deployment.first_release)
     assert "upgraded to " + deployment.upgraded_release in deployment.reupgrade.stdout
