@@ -304,6 +304,10 @@ class Hand:
             self._events.append(event)
         return last
 
+    def undo(self) -> Event:
+        """The dealer's undo: the same as :meth:`pop`."""
+        return self.pop()
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "settings": self.settings.to_dict(),
