@@ -132,3 +132,27 @@ def _fields(template: str) -> list[str]:
     import string
 
     return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def test_between_hands_the_dealer_adds_chips_seats_players_and_moves_the_dealer(
+    kiosk_app: Any, dealer_client: Any
+) -> None:
+    assert post_form(dealer_client, "/setup/", SETUP_FORM).status_code == 302
+    table = kiosk_app.extensions["stud_table"]
+    table.start_hand()
+    during = post_form(dealer_client, "/setup/", {**SETUP_FORM, "add_1": "50"})
+    assert during.status_code == 409 and "between hands" in during.get_data(as_text=True)
+    table.misdeal()
+    form = {**SETUP_FORM, "add_1": "50", "active_4": "on", "name_4": "Dario", "stack_4": "80",
+            "dealer": "2"}
+    form.pop("active_3")
+    assert post_form(dealer_client, "/setup/", form).status_code == 302
+    setup = dealer_client.get("/api/setup").get_json()
+    seats = {s["seat"]: s for s in setup["seats"]}
+    assert seats[1]["stack"] == 150 and seats[4]["name"] == "Dario" and seats[4]["active"]
+    assert not seats[3]["active"] and seats[3]["stack"] == 100 and setup["dealer"] == 2
+    table.start_hand()
+    view = table.view("dealer", "en")["hand"]
+    assert [s["seat"] for s in view["seats"]] == [1, 2, 4]
+    before_antes = {s["seat"]: s["stack"] + s["committed"] for s in view["seats"]}
+    assert before_antes == {1: 150, 2: 100, 4: 80}
