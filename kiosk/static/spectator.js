@@ -85,6 +85,10 @@
     var turn = '';
     if (hand && !hand.finished && hand.to_act) {
       hand.seats.forEach(function (s) { if (s.seat === hand.to_act) turn = t('spectator.turn') + ': ' + s.name; });
+    } else if (hand && !hand.finished && hand.prompt.kind === 'show' && hand.prompt.seats.length) {
+      hand.seats.forEach(function (s) {
+        if (s.seat === hand.prompt.seats[0]) turn = t('spectator.ranking') + ': ' + t('spectator.shows', { name: s.name });
+      });
     }
     $('tv-turn').textContent = turn;
     $('tv-last').textContent = hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
