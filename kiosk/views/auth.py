@@ -142,7 +142,7 @@ def logout() -> Response:
     session.clear()
     if lang:
         session["lang"] = lang
-    return redirect(url_for("spectator.index"))
+    return redirect(url_for("auth.login"))
 
 
 @bp.route("/lang/<code>", methods=["POST"])

@@ -156,3 +156,13 @@ def test_between_hands_the_dealer_adds_chips_seats_players_and_moves_the_dealer(
     assert [s["seat"] for s in view["seats"]] == [1, 2, 4]
     before_antes = {s["seat"]: s["stack"] + s["committed"] for s in view["seats"]}
     assert before_antes == {1: 150, 2: 100, 4: 80}
+
+
+def test_locking_the_dealer_screen_ends_the_session(dealer_client: Any) -> None:
+    page = dealer_client.get("/dealer")
+    assert page.status_code == 200 and 'data-testid="lock"' in page.get_data(as_text=True)
+    token = csrf_from(page.get_data(as_text=True))
+    locked = dealer_client.post("/logout", data={"csrf_token": token})
+    assert locked.status_code == 302 and locked.headers["Location"].endswith("/login")
+    assert dealer_client.get("/dealer").status_code == 302
+    assert dealer_client.get("/api/setup").status_code == 403
