@@ -86,6 +86,7 @@
         s.mucked ? t('dealer.mucked') : s.shown ? t('dealer.shown') : '';
       html += '<div class="' + cls + '" data-seat="' + s.seat + '">' +
         '<div class="who"><span class="name">' + s.seat + ' · ' + esc(s.name) + '</span>' +
+        (state.table.dealer === s.seat ? '<span class="dealer-button">' + esc(t('seat.dealer')) + '</span>' : '') +
         '<span class="stack">' + s.stack + '</span></div>' +
         '<div class="cards">' + s.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</div>' +
         '<div class="bet">' + (s.bet ? esc(t('dealer.bet')) + ' ' + s.bet : '') +

@@ -32,7 +32,9 @@
     var status = s.folded ? t('seat.folded') : s.all_in ? t('seat.all_in') : '';
     if (winners[s.seat]) status = '+' + winners[s.seat];
     return '<div class="' + cls + '" data-seat="' + s.seat + '" style="left:' + p.left + '%;top:' + p.top + '%">' +
-      '<div class="who"><span class="name">' + esc(s.name) + '</span><span class="stack">' + s.stack + '</span></div>' +
+      '<div class="who"><span class="name">' + esc(s.name) + '</span>' +
+      (state.table.dealer === s.seat ? '<span class="dealer-button" title="dealer">' + esc(t('seat.dealer')) + '</span>' : '') +
+      '<span class="stack">' + s.stack + '</span></div>' +
       '<div class="cards">' + cards + '</div>' +
       '<div class="status">' + esc(status) + '</div>' +
       (s.bet ? '<div class="bet">' + s.bet + '</div>' : '') + '</div>';
