@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from flask import current_app
+from sqlalchemy.exc import SQLAlchemyError
 
 from engine.errors import EngineError
 from engine.events import event_from_dict
@@ -54,6 +56,16 @@ class TableError(ValueError):
         from kiosk.i18n import ui_catalog
 
         return ui_catalog().translate(self.key, lang, **self.params)
+
+
+@contextmanager
+def _stored() -> Iterator[None]:
+    """A database that cannot be reached (a card room's server, a full disk) becomes an error the
+    dealer can read; the caller leaves the table as it was."""
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        raise TableError("store.unavailable") from exc
 
 
 def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
@@ -138,8 +150,10 @@ class TableService:
             if self.hand_running():
                 raise TableError("setup.locked")
             settings_from_setup(setup)
-            self._setup = copy.deepcopy(setup)
-            self.store.put(self.setup_key, self._setup)
+            new_setup = copy.deepcopy(setup)
+            with _stored():
+                self.store.put(self.setup_key, new_setup)
+            self._setup = new_setup
             self.hand = None
             self.hand_id = None
         self._changed()
@@ -152,10 +166,11 @@ class TableService:
                 raise TableError("table.err.running")
             settings = settings_from_setup(self._setup)
             hand = Hand(settings)
-            hand_id = self.store.begin_hand(
-                self.table_id, {"settings": settings.to_dict(), "source": source}
-            )
-            row = self.store.hand(hand_id)
+            with _stored():
+                hand_id = self.store.begin_hand(
+                    self.table_id, {"settings": settings.to_dict(), "source": source}
+                )
+                row = self.store.hand(hand_id)
             self.hand, self.hand_id = hand, hand_id
             self.hand_number = row["number"] if row else self.hand_number + 1
             self._changed()
@@ -182,7 +197,8 @@ class TableService:
             seq = len(hand.events) - 1
             try:
                 assert self.hand_id is not None
-                self.store.append_event(self.hand_id, seq, stored.to_dict(), source)
+                with _stored():
+                    self.store.append_event(self.hand_id, seq, stored.to_dict(), source)
             except Exception:
                 hand.pop()
                 raise
@@ -200,7 +216,12 @@ class TableService:
             was_finished = hand.finished
             popped = hand.pop()
             assert self.hand_id is not None
-            self.store.pop_event(self.hand_id, len(hand.events))
+            try:
+                with _stored():
+                    self.store.pop_event(self.hand_id, len(hand.events))
+            except TableError:
+                hand.push(event_from_dict(popped.to_dict()))
+                raise
             if was_finished:
                 self._reopen()
             self._changed()

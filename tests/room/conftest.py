@@ -67,6 +67,17 @@ class Postgres:
             capture_output=True,
             timeout=120,
         )
+        self.launch()
+        with psycopg.connect(
+            host="127.0.0.1", port=self.port, user=ROLE, dbname="postgres", autocommit=True
+        ) as conn:
+            conn.execute(f"CREATE DATABASE {DATABASE}")
+        return self
+
+    def launch(self) -> None:
+        """Start the server on the cluster (again, after :meth:`halt`) and wait until it answers."""
+        import psycopg
+
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [
@@ -95,15 +106,23 @@ class Postgres:
                     port=self.port,
                     user=ROLE,
                     dbname="postgres",
-                    autocommit=True,
                     connect_timeout=2,
-                ) as conn:
-                    conn.execute(f"CREATE DATABASE {DATABASE}")
-                return self
+                ):
+                    return
             except psycopg.OperationalError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
+
+    def halt(self) -> None:
+        """Stop the server (fast shutdown), keeping the cluster."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
     def connect(self) -> object:
         import psycopg
@@ -113,13 +132,7 @@ class Postgres:
         )
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # fast shutdown
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        self.halt()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

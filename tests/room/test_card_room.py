@@ -281,6 +281,28 @@ def test_redis_stopped_loses_no_hand_and_the_screens_recover(room: Room) -> None
         watcher.client.disconnect()
 
 
+def test_postgresql_stopped_refuses_entries_in_words_and_the_table_carries_on(room: Room) -> None:
+    view = kiosk_state(room.a)
+    if view["hand"] is None or view["hand"]["finished"]:
+        assert room.dealer_a.post(room.a.url + "/api/hands").status_code == 200
+    before = room.dealer_a.get(room.a.url + "/api/state").json()
+    stored = hand_events(room.postgres, 1)
+    event = driver.next_event(before)
+    room.postgres.halt()
+    try:
+        refused = room.dealer_a.post(room.a.url + "/api/events", json=event)
+        assert refused.status_code == 409, refused.text
+        assert "database cannot be reached" in refused.json()["error"]
+        italian = room.dealer_a.post(room.a.url + "/api/events?lang=it", json=event)
+        assert "non è stata registrata" in italian.json()["error"]
+        # Nothing changed on the table.
+        assert room.dealer_a.get(room.a.url + "/api/state").json()["hand"] == before["hand"]
+    finally:
+        room.postgres.launch()
+    assert room.dealer_a.post(room.a.url + "/api/events", json=event).status_code == 200
+    assert hand_events(room.postgres, 1) == stored + 1
+
+
 def test_a_kiosk_killed_mid_hand_carries_on_from_postgresql(room: Room) -> None:
     before = room.dealer_a.get(room.a.url + "/api/state").json()
     assert before["hand"] is not None and not before["hand"]["finished"]
