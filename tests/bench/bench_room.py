@@ -21,6 +21,7 @@ import argparse
 import copy
 import hashlib
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -132,8 +133,6 @@ def main(argv: list[str]) -> int:
     kiosks: list[LiveKiosk] = []
     screens: list[Screen] = []
     try:
-        import shutil
-
         program = shutil.which("redis-server")
         assert program, "redis-server is not installed (Debian package redis-server)"
         redis_server = Redis(program).start()
@@ -218,6 +217,7 @@ def main(argv: list[str]) -> int:
         if redis_server is not None:
             redis_server.close()
         postgres.stop()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":
