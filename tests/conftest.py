@@ -52,9 +52,15 @@ def csrf_from(html: str) -> str:
 def kiosk_app(tmp_path: Path) -> Iterator[Any]:
     from kiosk import create_app
 
-    app = create_app(
-        {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "DEFAULT_LANG": "en"}
-    )
+    instance = tmp_path / "instance"
+    app = create_app({
+        "TESTING": True,
+        "INSTANCE_PATH": str(instance),
+        "DATABASE_URL": f"sqlite:///{instance / 'stud-kiosk.sqlite3'}",
+        "MESSAGE_QUEUE": None,
+        "TABLE_ID": 1,
+        "DEFAULT_LANG": "en",
+    })
     yield app
     app.extensions["stud_store"].close()
 
@@ -86,7 +92,8 @@ class LiveKiosk:
     def start(self, timeout: float = 20.0) -> LiveKiosk:
         import requests
 
-        env = dict(os.environ)
+        # the test's own configuration only: never a database or queue of the developer's shell
+        env = {k: v for k, v in os.environ.items() if not k.startswith("STUD_KIOSK_")}
         env.update(self.extra_env)
         env["STUD_KIOSK_INSTANCE"] = str(self.instance)
         env.setdefault("STUD_KIOSK_LANG", "en")
