@@ -328,13 +328,14 @@ class HandValue:
     unpaired ace-to-five low), ``cards`` (the cards that play, in the order a dealer reads them).
     """
 
-    __slots__ = ("_ranks", "cards", "category", "game", "kind", "strength")
+    __slots__ = ("_cards", "_from", "_ranks", "category", "game", "kind", "strength")
 
     kind: str
     strength: int
     category: str
-    cards: tuple[Card, ...]
     game: str | None
+    _cards: tuple[Card, ...] | None
+    _from: tuple[Sequence[Card], list[int], int] | None
     _ranks: tuple[int, ...]
 
     def __init__(
@@ -342,16 +343,30 @@ class HandValue:
         kind: str,
         strength: int,
         category: str,
-        cards: tuple[Card, ...],
+        cards: tuple[Card, ...] | None,
         ranks: list[int],
         game: str | None = None,
+        pick_from: tuple[Sequence[Card], list[int], int] | None = None,
     ) -> None:
+        """``cards``: the cards that play, or None to choose them from ``pick_from`` (the hand,
+        its card indices, the flush suit or -1) when first asked for."""
         self.kind = kind
         self.game = game
         self.strength = strength
         self.category = category
-        self.cards = cards
+        self._cards = cards
+        self._from = pick_from
         self._ranks = tuple(filter(None, ranks))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards that play, in the order a dealer reads them."""
+        if self._cards is None:
+            assert self._from is not None
+            hand, indices, suit = self._from
+            self._cards = _pick(hand, indices, list(self._ranks), suit)
+            self._from = None
+        return self._cards
 
     def _check(self, other: object) -> HandValue | None:
         if not isinstance(other, HandValue):
@@ -485,7 +500,7 @@ def evaluate_high(cards: str | Iterable[Card | str]) -> HandValue:
     if code >= _t.FLUSH and code != _t.FULL_HOUSE and code != _t.QUADS:
         key = sum(map(_KEY.__getitem__, indices), _BASE)
         suit = _SUIT_OF_FLUSH[key & _FLUSH_BITS]
-    return HandValue("high", strength, CATEGORIES[code], _pick(hand, indices, ranks, suit), ranks)
+    return HandValue("high", strength, CATEGORIES[code], None, ranks, None, (hand, indices, suit))
 
 
 def evaluate_low8(cards: str | Iterable[Card | str]) -> HandValue | None:
@@ -504,7 +519,7 @@ def evaluate_low8(cards: str | Iterable[Card | str]) -> HandValue | None:
     if strength == NO_LOW:
         return None
     ranks = _t.unpack(_t.LOW_TOP - strength)
-    return HandValue("low8", strength, "low", _pick(hand, indices, ranks), ranks)
+    return HandValue("low8", strength, "low", None, ranks, None, (hand, indices, -1))
 
 
 def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
@@ -525,7 +540,7 @@ def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
     code = 15 - (strength >> 20)
     ranks = _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF))
     category = "low" if code == _t.HIGH_CARD else CATEGORIES[code]
-    return HandValue("low", strength, category, _pick(hand, indices, ranks), ranks)
+    return HandValue("low", strength, category, None, ranks, None, (hand, indices, -1))
 
 
 def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
@@ -543,18 +558,14 @@ def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
     strength = soko_strength(indices)
     code = strength >> 20
     ranks = _t.unpack(strength)
-    played: tuple[Card, ...]
     if code == _t.FOUR_FLUSH:
         suits = [i & 3 for i in indices]
         suit = next(s for s in suits if suits.count(s) == 4)
         flush_part = _pick(hand, indices, ranks[:4], suit)
         odd = tuple(c for c in hand if c not in flush_part)
-        played = flush_part + odd
-    elif code in (_t.FLUSH, _t.STRAIGHT_FLUSH):
-        played = _pick(hand, indices, ranks, indices[0] & 3)
-    else:
-        played = _pick(hand, indices, ranks)
-    return HandValue("soko", strength, CATEGORIES[code], played, ranks)
+        return HandValue("soko", strength, "four-flush", flush_part + odd, ranks)
+    suit = indices[0] & 3 if code in (_t.FLUSH, _t.STRAIGHT_FLUSH) else -1
+    return HandValue("soko", strength, CATEGORIES[code], None, ranks, None, (hand, indices, suit))
 
 
 def evaluate_exposed(
