@@ -361,12 +361,12 @@ class HandValue:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards that play, in the order a dealer reads them."""
-        if self._cards is None:
-            assert self._from is not None
+        cards = self._cards
+        if cards is None:  # (_from stays set: another thread may be here at the same time)
+            assert self._from is not None, "a HandValue needs its cards or where to pick them"
             hand, indices, suit = self._from
-            self._cards = _pick(hand, indices, list(self._ranks), suit)
-            self._from = None
-        return self._cards
+            cards = self._cards = _pick(hand, indices, list(self._ranks), suit)
+        return cards
 
     def _check(self, other: object) -> HandValue | None:
         if not isinstance(other, HandValue):
