@@ -184,7 +184,8 @@ def main(argv: list[str]) -> int:
     print(f"in process: submit (engine + durable commit) p50 {percentile(submit, 50) * ms:.1f} ms,"
           f" p99 {percentile(submit, 99) * ms:.1f} ms; one spectator view p50 "
           f"{percentile(view, 50) * ms:.2f} ms")
-    print(f"spectators: {args.spectators} in {args.processes} processes, dealer entries: {len(to_all)} ({args.hands} hands)")
+    print(f"spectators: {args.spectators} in {args.processes} processes, "
+          f"dealer entries: {len(to_all)} ({args.hands} hands)")
     print(f"to every spectator: p50 {percentile(to_all, 50) * ms:.1f} ms, "
           f"p99 {percentile(to_all, 99) * ms:.1f} ms, max {max(to_all) * ms:.1f} ms")
     print(f"to one spectator:   p50 {percentile(each, 50) * ms:.1f} ms, "
