@@ -76,3 +76,18 @@ def test_sync_answers_with_the_current_state(kiosk_app: Any) -> None:
     tv = socketio.test_client(kiosk_app, auth={"role": "spectator", "lang": "en"})
     reply = tv.emit("sync", None, callback=True)
     assert reply["role"] == "spectator" and reply["hand"] is None
+
+
+def test_refusals_come_in_the_dealers_language(kiosk_app: Any, dealer_client: Any) -> None:
+    table = kiosk_app.extensions["stud_table"]
+    table.configure(copy.deepcopy(driver.SETUP))
+    table.start_hand()
+    table.submit({"type": "deal", "seat": 1, "card": "As", "up": False})
+    dealer = socketio.test_client(
+        kiosk_app, flask_test_client=dealer_client, auth={"role": "dealer", "lang": "it"}
+    )
+    refused = dealer.emit("act", {"type": "deal", "seat": 2, "card": "As", "up": True},
+                          callback=True)
+    assert refused["ok"] is False and "già in questa mano" in refused["error"]
+    tv = socketio.test_client(kiosk_app, auth={"role": "spectator", "lang": "it"})
+    assert "sola lettura" in tv.emit("undo", None, callback=True)["error"]
