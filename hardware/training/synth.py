@@ -47,9 +47,14 @@ def _class_of_rank(rank: str) -> str:
 
 
 def _ink_mask(image: Image) -> npt.NDArray[np.bool_]:
-    k = int(image.shape[1] * 0.4) | 1  # wider than any pip, so the median is the face
-    bg = cv2.medianBlur(image, k)
-    diff = np.abs(image.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    """Print on the card: what differs from the face colour (the median of a band inside the
+    edge, where a card shows its bare face)."""
+    h, w = image.shape[:2]
+    a, b = max(2, int(0.04 * w)), max(4, int(0.07 * w))
+    band = np.concatenate([image[a:b, a:w - a].reshape(-1, 3), image[h - b:h - a, a:w - a]
+                           .reshape(-1, 3), image[a:h - a, a:b].reshape(-1, 3)])
+    face = np.median(band, axis=0)
+    diff = np.abs(image.astype(np.int16) - face.astype(np.int16)).max(axis=2)
     return np.asarray(diff > 70)
 
 
@@ -66,6 +71,8 @@ def label_card(card: str, image: Image) -> CardArt | None:
     ink[-edge:, :] = False
     ink[:, :edge] = False
     ink[:, -edge:] = False
+    # thin frame lines (card borders, face-card frames) would join the index to each other
+    ink = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     comps = [tuple(int(v) for v in stats[i]) for i in range(1, count)
              if stats[i][4] >= 6 and max(stats[i][2], stats[i][3]) < 0.3 * h
@@ -354,23 +361,36 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
 
 def label_candidates(cands: list[Glyph], glyphs: list[tuple[str, npt.NDArray[np.float64]]]
                      ) -> list[int | None]:
-    """Class index per candidate (None: ambiguous, left out of training)."""
+    """Class index per candidate: the glyph it overlaps best, ``other`` when it overlaps none,
+    None (left out of training) when the overlap is partial or the size does not fit."""
     boxes = [(lab, pts.min(axis=0), pts.max(axis=0)) for lab, pts in glyphs]
     out: list[int | None] = []
     other = CLASSES.index("other")
     for g in cands:
-        cx, cy = g.x + g.w / 2, g.y + g.h / 2
-        label: int | None = other
+        best, best_iou, best_box = None, 0.0, None
         for lab, lo, hi in boxes:
-            gw, gh = hi - lo
-            if lo[0] - 2 <= cx <= hi[0] + 2 and lo[1] - 2 <= cy <= hi[1] + 2:
-                ratio = g.size / max(gw, gh, 1.0)
-                inter_w = min(g.x + g.w, hi[0]) - max(g.x, lo[0])
-                inter_h = min(g.y + g.h, hi[1]) - max(g.y, lo[1])
-                overlap = max(inter_w, 0) * max(inter_h, 0) / max(g.w * g.h, 1)
-                label = CLASSES.index(lab) if 0.55 <= ratio <= 1.4 and overlap > 0.6 else None
-                break
-        out.append(label)
+            iw = min(g.x + g.w, hi[0]) - max(g.x, lo[0])
+            ih = min(g.y + g.h, hi[1]) - max(g.y, lo[1])
+            if iw <= 0 or ih <= 0:
+                continue
+            inter = iw * ih
+            union = g.w * g.h + (hi[0] - lo[0]) * (hi[1] - lo[1]) - inter
+            iou = inter / max(union, 1e-6)
+            if iou > best_iou:
+                best, best_iou, best_box = lab, iou, (lo, hi)
+        if best is None or best_box is None:
+            out.append(other)
+            continue
+        lo, hi = best_box
+        inside = (min(g.x + g.w, hi[0]) - max(g.x, lo[0])) * (
+            min(g.y + g.h, hi[1]) - max(g.y, lo[1])) / max(g.w * g.h, 1)
+        ratio = g.size / max(float(max(hi - lo)), 1.0)
+        if best_iou >= 0.3 and inside >= 0.75 and 0.55 <= ratio <= 1.4:
+            out.append(CLASSES.index(best))
+        elif best_iou < 0.05:
+            out.append(other)
+        else:
+            out.append(None)
     return out
 
 

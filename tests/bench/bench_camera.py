@@ -1,0 +1,152 @@
+"""Camera benchmark: recognition frames per second on 1280x720 frames, the time from a card
+appearing to a stable proposal, and the score on the validation set.
+
+    .venv/bin/python -m tests.bench.bench_camera [--validation ../shared/cards-validation]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from hardware.camera.capture import Capture
+from hardware.camera.recognize import FrameResult, Recognizer, load_image
+from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "hardware" / "fixtures" / "camera"
+
+
+class ScriptedSource:
+    """Serves ``empty`` for a while, then ``scene``; notes when the scene was first served."""
+
+    description = "scripted"
+
+    def __init__(self, empty: Any, scene: Any, empty_frames: int) -> None:
+        self.empty, self.scene, self.left = empty, scene, empty_frames
+        self.scene_at: float | None = None
+
+    def read(self) -> Any:
+        if self.left > 0:
+            self.left -= 1
+            return self.empty
+        if self.scene_at is None:
+            self.scene_at = time.monotonic()
+        return self.scene
+
+    def close(self) -> None:
+        pass
+
+
+def bench_fps(recognizer: Recognizer, frames: list[Any], passes: int) -> dict[str, float]:
+    times = []
+    cpu0 = time.process_time()
+    for _ in range(passes):
+        for frame in frames:
+            t0 = time.perf_counter()
+            recognizer.read(frame)
+            times.append(time.perf_counter() - t0)
+    cpu = time.process_time() - cpu0
+    times.sort()
+    return {
+        "frames": len(times),
+        "fps": len(times) / sum(times),
+        "cpu_ms": 1000 * cpu / len(times),
+        "p50_ms": 1000 * times[len(times) // 2],
+        "p95_ms": 1000 * times[int(len(times) * 0.95)],
+    }
+
+
+def bench_latency(recognizer: Recognizer, scenes: list[tuple[Any, set[str]]],
+                  camera_fps: float, need: int, window: int) -> dict[str, float]:
+    latencies = []
+    for scene, cards in scenes:
+        empty = np.full_like(scene, (40, 110, 30))
+        source = ScriptedSource(empty, scene, empty_frames=int(camera_fps // 2))
+        done = threading.Event()
+        result: dict[str, float] = {}
+
+        def on_props(props: list[Proposal], _: FrameResult, source: ScriptedSource = source,
+                     cards: set[str] = cards, done: threading.Event = done,
+                     result: dict[str, float] = result) -> None:
+            if source.scene_at is not None and any(p.card in cards for p in props):
+                result.setdefault("t", time.monotonic() - source.scene_at)
+                done.set()
+
+        cap = Capture(lambda source=source: source, frame_interval_s=1.0 / camera_fps)  # type: ignore[misc]
+        loop = CameraLoop(cap, recognizer, on_props, Stabilizer(need=need, window=window))
+        cap.start()
+        loop.start()
+        done.wait(10.0)
+        loop.stop()
+        cap.stop()
+        if "t" in result:
+            latencies.append(result["t"])
+    return {
+        "scenes": len(scenes),
+        "proposed": len(latencies),
+        "median_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
+        "max_ms": 1000 * max(latencies) if latencies else float("nan"),
+    }
+
+
+def validation_score(recognizer: Recognizer, folder: Path, scorer: Path) -> str:
+    labels = json.loads((folder / "labels.json").read_text())["images"]
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as out:
+        for item in labels:
+            res = recognizer.read(load_image(folder / item["file"]))
+            out.write(json.dumps({"file": item["file"],
+                                  "cards": [c.to_json() for c in res.cards]}) + "\n")
+    proc = subprocess.run([str(scorer), str(folder / "labels.json"), out.name],
+                          capture_output=True, text=True)
+    return proc.stdout.strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--validation", type=Path, default=ROOT.parent / "shared" /
+                        "cards-validation")
+    parser.add_argument("--scorer", type=Path, default=ROOT.parent / "shared" / "tools" /
+                        "score-recognition")
+    parser.add_argument("--passes", type=int, default=2)
+    args = parser.parse_args(argv)
+    recognizer = Recognizer()
+    print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    have_validation = (args.validation / "labels.json").is_file()
+    folder = args.validation if have_validation else FIXTURES
+    frames = [load_image(p) for p in sorted(folder.glob("*.jpg"))]
+    frames = [f for f in frames if f.shape[:2] == (720, 1280)]
+    fps = bench_fps(recognizer, frames, args.passes)
+    print(f"recognition on 1280x720: {fps['fps']:.1f} frames/s over {fps['frames']} frames "
+          f"(p50 {fps['p50_ms']:.0f} ms, p95 {fps['p95_ms']:.0f} ms; CPU time "
+          f"{fps['cpu_ms']:.0f} ms a frame) from {folder}")
+    labels = json.loads((FIXTURES / "labels.json").read_text())["images"]
+    scenes = [(load_image(FIXTURES / i["file"]),
+               {c["card"] for c in i["cards"] if c.get("readable")}) for i in labels]
+    lat = bench_latency(recognizer, scenes, camera_fps=30.0, need=3, window=5)
+    print(f"card appearing -> stable proposal (camera 30 fps, 3 of 5 frames): median "
+          f"{lat['median_ms']:.0f} ms, max {lat['max_ms']:.0f} ms "
+          f"({lat['proposed']:.0f}/{lat['scenes']:.0f} scenes proposed)")
+    if have_validation and args.scorer.is_file():
+        print("validation:", validation_score(recognizer, args.validation, args.scorer)
+              .splitlines()[-1])
+    else:
+        print("validation set or scorer not found: score skipped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
