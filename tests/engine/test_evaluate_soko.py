@@ -5,8 +5,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine import HandValue, evaluate_high, evaluate_soko, format_cards
+from engine import DECK, Card, HandValue, evaluate_high, evaluate_soko, format_cards
+from engine.evaluate import CATEGORIES
 
 
 def soko(text: str) -> HandValue:
@@ -160,3 +163,17 @@ def test_soko_names_in_finnish_english_and_italian() -> None:
     for hand, fi, en, it in cases:
         value = soko(hand)
         assert (value.name("fi"), value.name("en"), value.name("it")) == (fi, en, it)
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True))
+def test_soko_only_adds_two_categories_between_pair_and_two_pair(hand: list[Card]) -> None:
+    high, value = evaluate_high(hand), evaluate_soko(hand)
+    if CATEGORIES.index(high.category) >= CATEGORIES.index("two-pair"):
+        assert value.strength == high.strength and value.category == high.category
+    else:
+        assert value.category in ("high-card", "pair", "four-straight", "four-flush")
+        assert value.strength >= high.strength
+        if value.category in ("high-card", "pair"):
+            assert value.strength == high.strength
+    assert sorted(value.cards) == sorted(hand)  # all five cards play
