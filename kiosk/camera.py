@@ -33,6 +33,7 @@ from werkzeug.wrappers import Response
 from engine.cards import Card
 from engine.events import Deal
 from engine.i18n import LANGUAGES
+from hardware.camera.recognize import DEFAULT_MIN_CONFIDENCE
 from kiosk.extensions import socketio
 from kiosk.service import TableService
 from kiosk.views.auth import dealer_required, is_dealer
@@ -45,7 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "auto_confirm": False,
     "auto_frames": 5,
     "auto_threshold": 0.95,
-    "min_confidence": 0.80,
+    "min_confidence": DEFAULT_MIN_CONFIDENCE,
 }
 
 bp = Blueprint("camera", __name__)
@@ -301,7 +302,8 @@ class TableCamera:
             state = {"bad-frame": "bad_frame"}.get(status.state, status.state)
             self.set_status(state, status.detail)
 
-        recognizer = Recognizer(min_confidence=0.5)
+        # readings below the house threshold are still shown, flagged, never entered by themselves
+        recognizer = Recognizer(min_confidence=0.2)
         self.capture = Capture.from_spec(source, on_status=on_status,
                                          frame_interval_s=frame_interval_s)
         last_jpeg = [0.0]
@@ -355,8 +357,11 @@ def init_app(app: Flask, table: TableService) -> TableCamera:
     app.register_blueprint(bp)
     source = configured_source(app)
     if source:
+        # a folder of pictures or a video file is read at a camera's pace, not as fast as it can
+        paced = Path(source).exists() and not source.startswith("/dev/")
+        interval = float(app.config.get("CAMERA_FRAME_INTERVAL", 0.1 if paced else 0.0))
         try:
-            camera.start(source, float(app.config.get("CAMERA_FRAME_INTERVAL", 0.0)))
+            camera.start(source, interval)
         except Exception as exc:  # a missing model or source must not stop the kiosk
             log.error("camera: cannot start on %s: %s", source, exc)
             camera.set_status("lost", str(exc))

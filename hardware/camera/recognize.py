@@ -42,7 +42,7 @@ PATCH = 32
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a card is reported only at or above this confidence (tuned on synthetic scenes)
-DEFAULT_MIN_CONFIDENCE = 0.80
+DEFAULT_MIN_CONFIDENCE = 0.70
 
 #: a BGR or grey picture as OpenCV returns it
 Image = npt.NDArray[Any]

@@ -41,6 +41,7 @@ def table(tmp_path: Path) -> TableService:
 def camera(table: TableService, tmp_path: Path) -> TableCamera:
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
     cam.set_zones({str(k): v for k, v in ZONES.items()})
+    cam.set_settings({"min_confidence": 0.8})
     return cam
 
 
