@@ -187,6 +187,9 @@ class SerialDevice:
         self._thread: threading.Thread | None = None
         self._last_ping = 0.0
         self._stalled_until = 0.0
+        self.answers_ping = False
+        """The device answered a PING with PONG on this connection: it gets the heartbeat (a
+        device that does not know PING is not pestered with one every few seconds)."""
         self.connections = 0
         """How many times the port has been opened."""
 
@@ -279,6 +282,7 @@ class SerialDevice:
         self.status.error = None
         self.status.since = time.time()
         self._stalled_until = 0.0
+        self.answers_ping = False
         self.status.kinds = self.configured_kinds
         self.status.version = None
         self.status.name = None
@@ -321,6 +325,10 @@ class SerialDevice:
             if isinstance(item, bytes):
                 self.status.lines_in += 1
             self.on_line(self, item)
-        if self.heartbeat > 0 and time.monotonic() - self._last_ping >= self.heartbeat:
+        if (
+            self.heartbeat > 0
+            and self.answers_ping
+            and time.monotonic() - self._last_ping >= self.heartbeat
+        ):
             self._last_ping = time.monotonic()
             self.send(Ping())

@@ -510,12 +510,8 @@ class DeviceManager:
         seconds per device (noise at the wrong baud rate makes thousands of bad lines)."""
         device.status.bad_lines += 1
         device.send(exc.nak())
-        now = time.monotonic()
-        last = self._last_report.get(device.url)
-        if last is not None and now - last < self.report_interval:
-            self._unreported[device.url] = self._unreported.get(device.url, 0) + 1
+        if not self._report_now(device):
             return
-        self._last_report[device.url] = now
         more = self._unreported.pop(device.url, 0)
         log.warning(
             "serial %s: bad line %r: %s%s",
@@ -532,6 +528,16 @@ class DeviceManager:
                 exc,
             ),
         )
+
+    def _report_now(self, device: SerialDevice) -> bool:
+        """Whether a device's trouble is reported now (once per ``report_interval`` per device)."""
+        now = time.monotonic()
+        last = self._last_report.get(device.url)
+        if last is not None and now - last < self.report_interval:
+            self._unreported[device.url] = self._unreported.get(device.url, 0) + 1
+            return False
+        self._last_report[device.url] = now
+        return True
 
     def _refused(self, device: SerialDevice, message: Message, exc: Exception) -> None:
         log.info("serial %s: %s refused: %s", device.url, message.text(), exc)
@@ -551,17 +557,25 @@ class DeviceManager:
         )
 
     def _handle(self, device: SerialDevice, message: Message) -> Message | None:
-        if isinstance(message, Ack | Pong):
+        if isinstance(message, Pong):
+            device.answers_ping = True
+            return None
+        if isinstance(message, Ack):
             return None
         if isinstance(message, Nak):
-            log.warning("serial %s: device refused a line: %s", device.url, message.reason)
-            self._notify(
-                device.url,
-                Notice(
-                    "serial.notice.device_nak",
-                    {"port": device.url, "device": device_label(device), "reason": message.reason},
-                ),
-            )
+            if self._report_now(device):
+                log.warning("serial %s: device refused a line: %s", device.url, message.reason)
+                self._notify(
+                    device.url,
+                    Notice(
+                        "serial.notice.device_nak",
+                        {
+                            "port": device.url,
+                            "device": device_label(device),
+                            "reason": message.reason,
+                        },
+                    ),
+                )
             return None
         if isinstance(message, Ping):
             return Pong()

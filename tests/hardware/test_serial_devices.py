@@ -378,13 +378,36 @@ def test_heartbeat_pings_and_pong_is_never_answered(tmp_path: Path) -> None:
     manager = DeviceManager([port.path], Table(), retry_interval=0.05, heartbeat=0.2)
     manager.start()
     try:
-        lines = port.expect("PING") + port.expect("PING")
-        assert lines == ["PING", "PING"]
+        assert port.expect("PING") == ["PING"]  # on connecting
+        port.send("PONG")  # this device knows the heartbeat: it gets one every 0.2 s
+        assert port.expect("PING") + port.expect("PING") == ["PING", "PING"]
         port.send("PONG")
         port.send("ACK")
         port.send("PING")
         assert port.expect("PONG") == ["PONG"]
         assert "NAK" not in " ".join(port.read_lines(0.3))
+    finally:
+        manager.stop()
+        port.close()
+
+
+def test_a_device_that_does_not_know_ping_is_not_pestered(tmp_path: Path) -> None:
+    port = VirtualPort(tmp_path / "ttyOLD")
+    table = Table()
+    manager = DeviceManager(
+        [port.path], table, retry_interval=0.05, heartbeat=0.1, report_interval=600
+    )
+    manager.start()
+    try:
+        assert port.expect("PING") == ["PING"]
+        port.send("NAK unknown command PING")
+        time.sleep(0.6)
+        assert port.read_lines(0) == []  # no more PINGs, and a device's NAK is not answered
+        port.send("NAK unknown command")
+        port.send("CARD 1 Ah")
+        assert port.expect("*") == ["ACK"]
+        reports = [n for n in table.notices if n.key == "serial.notice.device_nak"]
+        assert len(reports) == 1 and "refused a line" in reports[0].message("en")
     finally:
         manager.stop()
         port.close()
