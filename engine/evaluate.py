@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from engine import _tables as _t
 from engine.cards import DECK, RANK_CHARS, Card, format_cards, parse_cards
@@ -69,7 +69,26 @@ EXPOSED_GAMES: Final = ("five-card-stud", "seven-card-stud", "seven-card-stud-hi
 
 
 class EvaluationError(EngineError):
-    """Cards that cannot be evaluated: wrong number, duplicates, or an unknown game."""
+    """Cards that cannot be evaluated: a wrong number of cards, or an unknown game.
+
+    Made from a message key (``eval.error.*``) and its parameters, it reads in any language with
+    :meth:`text`; ``str(error)`` is the English. A plain message (the batch API's, for
+    programmers) is kept as it is.
+
+    >>> EvaluationError("eval.error.count.soko", count=2, cards="'Ah Kd'").text("it")
+    "Una mano di Sökö vuole esattamente 5 carte, ne ha 2: 'Ah Kd'"
+    """
+
+    def __init__(self, message: str, **params: Any) -> None:
+        self.key = message if message.startswith("eval.error.") else None
+        self.params = params
+        super().__init__(translate(message, "en", **params) if self.key else message)
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``en``, ``it``)."""
+        if self.key is None:
+            return str(self.args[0])
+        return translate(self.key, lang, **self.params)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,7 +459,8 @@ _INDEX_BY_ID: Final = {id(card): card.index for card in DECK}
 def _hand(
     cards: str | Iterable[Card | str], low: int, high: int, what: str
 ) -> tuple[tuple[Card, ...], list[int]]:
-    """The cards and their indices, checked: ``low`` to ``high`` distinct cards."""
+    """The cards and their indices, checked: ``low`` to ``high`` distinct cards (``what``: the
+    evaluator, for the error message)."""
     hand: tuple[Card, ...] | None = None
     if isinstance(cards, (tuple, list)):  # a tuple of types: faster than a union
         try:  # the common case, a few of the 52 interned Card objects: no parsing
@@ -454,9 +474,8 @@ def _hand(
         hand = parse_cards(cards)
         indices = [c.index for c in hand]
     if not low <= len(hand) <= high:
-        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
         raise EvaluationError(
-            f"{what} needs {allowed} cards, got {len(hand)}: {format_cards(hand) or 'none'!r}"
+            f"eval.error.count.{what}", count=len(hand), cards=repr(format_cards(hand) or "none")
         )
     return hand, indices
 
@@ -492,7 +511,7 @@ def evaluate_high(cards: str | Iterable[Card | str]) -> HandValue:
     >>> v.cards
     (Card.parse('As'), Card.parse('Ad'), Card.parse('7h'), Card.parse('7c'), Card.parse('Kd'))
     """
-    hand, indices = _hand(cards, 5, 7, "A high hand")
+    hand, indices = _hand(cards, 5, 7, "high")
     strength = high_strength(indices)
     code = strength >> 20
     ranks = _t.unpack(strength)
@@ -514,7 +533,7 @@ def evaluate_low8(cards: str | Iterable[Card | str]) -> HandValue | None:
     >>> evaluate_low8("8c 6d 4h 2s Ad") > evaluate_low8("8c 6d 5h 2s Ad")
     True
     """
-    hand, indices = _hand(cards, 5, 7, "An 8-or-better low")
+    hand, indices = _hand(cards, 5, 7, "low8")
     strength = low8_strength(indices)
     if strength == NO_LOW:
         return None
@@ -535,7 +554,7 @@ def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
     >>> evaluate_low("Kh Qd 7c 3s 2h") > evaluate_low("5h 5d 4c 3s 2h")
     True
     """
-    hand, indices = _hand(cards, 5, 7, "A razz low")
+    hand, indices = _hand(cards, 5, 7, "low")
     strength = low_strength(indices)
     code = 15 - (strength >> 20)
     ranks = _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF))
@@ -554,7 +573,7 @@ def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
     >>> evaluate_soko("3c 3d 5h 5s 9c") > evaluate_soko("Kh Th 7h 2h 2c")
     True
     """
-    hand, indices = _hand(cards, 5, 5, "A Sökö hand")
+    hand, indices = _hand(cards, 5, 5, "soko")
     strength = soko_strength(indices)
     code = strength >> 20
     ranks = _t.unpack(strength)
@@ -590,8 +609,8 @@ def evaluate_exposed(
     'Queen high'
     """
     if game not in EXPOSED_GAMES:
-        raise EvaluationError(f"{game!r} is not a game: games are {', '.join(EXPOSED_GAMES)}")
-    hand, indices = _hand(cards, 1, 4, "An exposed hand")
+        raise EvaluationError("eval.error.game", game=repr(game), games=", ".join(EXPOSED_GAMES))
+    hand, indices = _hand(cards, 1, 4, "exposed")
     ranks = [c.rank for c in hand]
     if game == "razz":
         strength = _exposed_razz_strength(ranks)
@@ -628,7 +647,7 @@ def bring_in_order(card: Card | str, game: str, *, bring_in: bool | None = None)
     '9h'
     """
     if game not in EXPOSED_GAMES:
-        raise EvaluationError(f"{game!r} is not a game: games are {', '.join(EXPOSED_GAMES)}")
+        raise EvaluationError("eval.error.game", game=repr(game), games=", ".join(EXPOSED_GAMES))
     c = card if isinstance(card, Card) else Card.parse(card)
     if bring_in is None:
         bring_in = game != "soko"

@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
         cards = parse_cards(" ".join(args.cards))
         if game in ("five-card-stud", "soko") and len(cards) != 5:
             raise EvaluationError(
-                f"{game} hands have exactly 5 cards, got {len(cards)}: {format_cards(cards)!r}"
+                "eval.error.count." + ("soko" if game == "soko" else "five"),
+                count=len(cards),
+                cards=repr(format_cards(cards)),
             )
         if game == "soko":
             show(evaluate_soko(cards))
@@ -73,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             show(evaluate_high(cards))
     except EngineError as exc:
-        print(f"stud-kiosk rank: {exc}", file=sys.stderr)
+        text = exc.text(lang) if isinstance(exc, EvaluationError) else str(exc)
+        print(f"stud-kiosk rank: {text}", file=sys.stderr)
         return 2
     return 0

@@ -376,6 +376,16 @@ def test_wrong_card_counts_are_refused_clearly(call: object, message: str) -> No
     assert isinstance(info.value, EngineError) and isinstance(info.value, ValueError)
 
 
+def test_evaluation_errors_read_in_italian() -> None:
+    with pytest.raises(EvaluationError) as info:
+        evaluate_low8("Ah 2c")
+    assert info.value.text("it") == "Un basso 8 o meno vuole da 5 a 7 carte, ne ha 2: 'Ah 2c'"
+    assert info.value.text("en") == str(info.value)
+    with pytest.raises(EvaluationError) as info:
+        evaluate_exposed("Kh", "holdem")
+    assert info.value.text("it").startswith("'holdem' non è un gioco: i giochi sono five-card-stud")
+
+
 def test_bad_and_duplicate_cards_are_refused() -> None:
     with pytest.raises(ValueError, match=r"cannot read '1h2'"):
         evaluate_high("1h 2c 3c 4c 5c")

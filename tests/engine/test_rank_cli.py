@@ -61,7 +61,10 @@ def test_rank_soko_and_razz(capsys: pytest.CaptureFixture[str]) -> None:
         (["1h", "2c", "3c", "4c", "5c"], "cannot read '1h2'; ranks are 2-9, T or 10"),
         (["Ah", "Ah", "Kd", "4c", "3c"], "Ah appears twice"),
         (["Ah", "Kd", "4c"], "A high hand needs 5 to 7 cards, got 3"),
-        (["--game", "soko", "Ah", "Kd", "4c", "3c", "2c", "9d"], "soko hands have exactly 5 cards"),
+        (["--game", "soko", "Ah Kd 4c 3c 2c 9d"], "A Sökö hand needs exactly 5 cards"),
+        (["--lang", "it", "Ah", "Kd", "4c"], "Una mano alta vuole da 5 a 7 carte, ne ha 3"),
+        (["--game", "five-card-stud", "--lang", "it", "Ah Kd 4c 3c 2c 9d"],
+         "Una mano di stud a cinque carte vuole esattamente 5 carte, ne ha 6: 'Ah Kd 4c 3c 2c 9d'"),
     ],
 )
 def test_bad_input_is_refused_with_status_2(
