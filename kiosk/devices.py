@@ -39,7 +39,7 @@ from hardware.serial import (
     Refused,
     parse_port_list,
 )
-from hardware.serial.protocol import MAX_SEAT
+from hardware.serial.protocol import MAX_SEAT, MAX_TEXT
 from kiosk.extensions import socketio
 from kiosk.service import TableService
 from kiosk.views.auth import dealer_required, is_dealer
@@ -88,6 +88,23 @@ def _words(error: BaseException | None, lang: str) -> str | None:
         except (KeyError, ValueError, TypeError):
             return None
     return None
+
+
+def display_text(prompt: str, width: int = MAX_TEXT) -> str:
+    """The prompt cut for a small display: before its colon when that fits, else at a word.
+
+    >>> display_text("Deal third street: two down and one up to seats 1, 2, 3")
+    'Deal third street'
+    >>> display_text("Seat 1 (Anna) brings in for 2 or completes to 5")
+    'Seat 1 (Anna) brings in for...'
+    """
+    if len(prompt) <= width:
+        return prompt
+    head = prompt.split(":", 1)[0]
+    if len(head) <= width:
+        return head
+    cut = prompt[: width - 3].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + "..."
 
 
 class TableDevices(DeviceListener):
@@ -223,7 +240,7 @@ class TableDevices(DeviceListener):
         return DisplayState(
             pot=state.total_pot,
             turn=turn if 0 <= turn <= MAX_SEAT else 0,
-            text=hand.prompt().text(self.lang),
+            text=display_text(hand.prompt().text(self.lang)),
             leds=tuple(leds),
         )
 

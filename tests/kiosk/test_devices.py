@@ -359,3 +359,17 @@ def test_what_the_simulator_makes_of_typed_lines() -> None:
     assert translate_input("display", "HELLO display 2") == "HELLO display 2"
     assert translate_input("reader", "# a comment") is None
     assert translate_input("reader", "   ") is None
+
+
+def test_display_texts_fit_a_small_display() -> None:
+    from kiosk.devices import display_text
+
+    assert display_text("Deal third street: two down and one up to seats 1, 2, 3") == (
+        "Deal third street"
+    )
+    assert display_text("Seat 1 (Anna) brings in for 2 or completes to 5") == (
+        "Seat 1 (Anna) brings in for..."
+    )
+    assert display_text("Seat 2 (Bruno) to act") == "Seat 2 (Bruno) to act"
+    long_word = "x" * 50
+    assert len(display_text(long_word)) <= 32
