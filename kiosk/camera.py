@@ -349,7 +349,9 @@ def init_app(app: Flask, table: TableService) -> TableCamera:
     """Create the table's camera, start it when a source is configured, add the routes."""
 
     def emit(event: str, data: dict[str, Any], lang: str) -> None:
-        socketio.emit(event, data, to=f"dealer:{lang}")
+        from kiosk.live import room
+
+        socketio.emit(event, data, to=room("dealer", lang, table.table_id))
 
     path = Path(app.instance_path) / f"camera-table-{table.table_id}.json"
     camera = TableCamera(table, path, emit=emit)
