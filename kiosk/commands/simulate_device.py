@@ -147,7 +147,7 @@ class Simulator:
         """Write ``line``; the box its ACK or NAK will be put in."""
         box: list[str] = []
         with self.answered:
-            if line.split()[0].upper() not in ("ACK", "NAK", "PONG"):
+            if line.split()[0].upper() not in ("ACK", "NAK", "PING", "PONG"):  # never ACKed
                 self.waiting.append(box)
             self.endpoint.send(line)
         if self.verbose or line not in ("PING", "PONG"):
@@ -176,9 +176,10 @@ class Simulator:
                 word = message.word
                 if word == "PING":
                     self.send("PONG")
-                    if not self.greeted.is_set():
-                        self.send(self.hello)
-                        self.greeted.set()
+                if word in ("PING", "PONG") and not self.greeted.is_set():
+                    # the kiosk has the port open: it pinged us, or answered our PING
+                    self.send(self.hello)
+                    self.greeted.set()
                 elif word in ("ACK", "NAK"):
                     with self.answered:
                         if self.waiting:
@@ -216,8 +217,9 @@ def run(args: argparse.Namespace) -> int:
     sim.say("hint", path=endpoint.path)
     listener = threading.Thread(target=sim.listen, daemon=True)
     listener.start()
-    # HELLO goes when the kiosk's first PING shows that it has the port open (it sends one on
-    # opening, then every few seconds)
+    # HELLO goes once the kiosk shows that it has the port open: it sends PING when it opens the
+    # port, and answers our PING if it had it open already
+    sim.send("PING")
     try:
         if args.script:
             if not sim.greeted.wait(args.wait):

@@ -373,3 +373,47 @@ def test_display_texts_fit_a_small_display() -> None:
     assert display_text("Seat 2 (Bruno) to act") == "Seat 2 (Bruno) to act"
     long_word = "x" * 50
     assert len(display_text(long_word)) <= 32
+
+
+def test_simulate_device_on_a_given_port_through_socat(tmp_path: Path) -> None:
+    """``--port``: the simulator on one end of a socat pair, the kiosk's devices on the other."""
+    import shutil
+
+    from hardware.serial import DeviceManager
+    from tests.hardware.test_serial_devices import Table, wait_for
+
+    socat = shutil.which("socat")
+    if socat is None:
+        pytest.fail("socat is missing: install the Debian package socat (see .ci/run)")
+    kiosk_end, device_end = tmp_path / "ttyKIOSK", tmp_path / "ttyDEVICE"
+    pair = subprocess.Popen(
+        [socat, f"pty,raw,echo=0,link={kiosk_end}", f"pty,raw,echo=0,link={device_end}"],
+        stderr=subprocess.DEVNULL,
+    )
+    table = Table()
+    manager = DeviceManager([str(kiosk_end)], table, retry_interval=0.05, heartbeat=0)
+    simulator = None
+    try:
+        wait_for(lambda: kiosk_end.exists() and device_end.exists())
+        manager.start()
+        wait_for(lambda: manager.device(str(kiosk_end)).connected)
+        script = tmp_path / "buttons.txt"
+        script.write_text("bring-in\ncall\nraise 40\n", encoding="utf-8")
+        # the kiosk has its end open already: the simulator's PING finds it
+        simulator = subprocess.Popen(
+            [sys.executable, "-m", "kiosk.cli", "simulate-device", "buttons",
+             "--port", str(device_end), "--script", str(script), "--wait", "20"],
+            stdout=subprocess.PIPE, text=True,
+        )
+        assert simulator.stdout is not None
+        assert "on " + str(device_end) in simulator.stdout.readline()
+        out, _ = simulator.communicate(timeout=30)
+        assert simulator.returncode == 0, out
+        assert table.buttons == [("BRINGIN", None), ("CALL", None)]
+        assert "< NAK refused RAISE is not legal now" in out
+    finally:
+        if simulator is not None and simulator.poll() is None:
+            simulator.kill()
+        manager.stop()
+        pair.terminate()
+        pair.wait(timeout=10)
