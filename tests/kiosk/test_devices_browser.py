@@ -85,6 +85,21 @@ def test_the_dealer_sees_device_refusals_and_connections(
         state = session.get(server.url + "/api/state?lang=en").json()
         seat2 = next(s for s in state["hand"]["seats"] if s["seat"] == 2)
         assert [c["card"] for c in seat2["cards"]] == ["Kd"]
+
+        # between hands the dealer registers a deck from the page
+        assert session.post(server.url + "/api/misdeal").ok
+        devices.locator('[data-testid="register"]').click()
+        prompt = devices.locator('[data-testid="registration"]')
+        prompt.wait_for(state="visible")
+        assert "A♠" in prompt.inner_text() and "0 di 52" in prompt.inner_text()
+        assert "TEXT Passa As (1/52)" in display.expect("TEXT Passa As (1/52)")
+        assert reply(reader, "TAG 1 04A1B2C3") == "ACK"
+        devices.locator('[data-testid="registration"]:has-text("1 di 52")').wait_for()
+        assert "2♠" in prompt.inner_text()
+        devices.screenshot(path=str(artifacts / "devices-registration-1280x800.png"))
+        devices.locator("#register-cancel").click()
+        prompt.wait_for(state="hidden")
+        assert devices.locator('[data-testid="register"]').is_visible()
         assert errors == []
     finally:
         if context is not None:
