@@ -303,7 +303,13 @@ def configured_ports(app: Flask) -> str:
     if value is None:
         path = Path(app.instance_path) / CONFIG_FILE
         if path.exists():
-            value = json.loads(path.read_text(encoding="utf-8")).get("ports", [])
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                value = data.get("ports", [])
+            except (ValueError, AttributeError) as exc:
+                raise ValueError(
+                    f'{path}: not a serial configuration ({exc}); write {{"ports": ["/dev/..."]}}'
+                ) from exc
     if value is None:
         return ""
     return value if isinstance(value, str) else ",".join(str(v) for v in value)

@@ -417,3 +417,25 @@ def test_simulate_device_on_a_given_port_through_socat(tmp_path: Path) -> None:
         manager.stop()
         pair.terminate()
         pair.wait(timeout=10)
+
+
+def test_ports_from_the_instance_configuration(tmp_path: Path) -> None:
+    from kiosk import create_app
+
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    port = VirtualPort(tmp_path / "ttyCONF")
+    (instance / "serial.json").write_text(f'{{"ports": ["{port.path}"]}}', encoding="utf-8")
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "SERIAL_RETRY": 0.05})
+    try:
+        port.expect("PING")
+        assert [d["port"] for d in app.extensions["stud_devices"].snapshot()["devices"]] == [
+            port.path
+        ]
+    finally:
+        app.extensions["stud_devices"].stop()
+        app.extensions["stud_store"].close()
+        port.close()
+    (instance / "serial.json").write_text('{"ports": [', encoding="utf-8")
+    with pytest.raises(ValueError, match="not a serial configuration"):
+        create_app({"TESTING": True, "INSTANCE_PATH": str(instance)})
