@@ -15,8 +15,7 @@ The pipeline is classical location plus a small learned classifier:
    from which a ``6`` is told from a ``9`` (where its loop lies) and the card's quad is estimated.
    The two corner indices of a card, or a repeated reading, collapse to one result per card.
 
-Face-down cards show no index and so never get a face: they are counted from the felt
-segmentation as card-sized areas without a read index.
+Face-down cards show no index and so never get a face.
 """
 
 from __future__ import annotations
