@@ -14,13 +14,20 @@
     if (!list || !list.length) return t('devices.kind.unknown');
     return list.map(function (k) { return t('devices.kind.' + k); }).join(', ');
   }
+  function detail(d) {
+    var parts = [];
+    if (d.error) parts.push(d.error);
+    if (d.bad_lines) parts.push(t('devices.bad_lines', { count: d.bad_lines }));
+    if (d.dropped_writes) parts.push(t('devices.dropped_writes', { count: d.dropped_writes }));
+    return parts.join(' · ');
+  }
   function render(data) {
     if (!data || data.ok === false) return;
     var rows = data.devices.map(function (d) {
       return '<tr class="device ' + esc(d.state) + '" data-port="' + esc(d.port) + '">' +
         '<td>' + esc(d.port) + '</td><td>' + esc(kinds(d.kinds)) + '</td>' +
         '<td class="state">' + esc(t('devices.state.' + d.state)) + '</td>' +
-        '<td>' + esc(d.name || '') + '</td><td>' + esc(d.error || '') + '</td></tr>';
+        '<td>' + esc(d.name || '') + '</td><td class="detail">' + esc(detail(d)) + '</td></tr>';
     });
     $('device-rows').innerHTML = rows.length ? rows.join('') :
       '<tr><td colspan="5">' + esc(t('devices.none')) + '</td></tr>';

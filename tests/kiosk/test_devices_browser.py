@@ -74,8 +74,12 @@ def test_the_dealer_sees_device_refusals_and_connections(
         row = devices.locator(f'tr.device[data-port="{reader.path}"]')
         row.locator(".state:has-text('collegato')").wait_for()
         assert "lettore di carte" in row.inner_text() and "under-the-felt" in row.inner_text()
+        reader.write(b"\xff\xfe wrong speed\n")  # bad lines: counted on the page
+        assert reader.expect("NAK*") == ["NAK syntax bytes outside printable ASCII"]
+        assert reply(reader, "CARD 9 Zz").startswith("NAK card")
         reader.unplug()
         row.locator(".state:has-text('scollegato')").wait_for()
+        assert "2 righe illeggibili" in row.locator(".detail").inner_text()
         devices.screenshot(path=str(artifacts / "devices-unplugged-1280x800.png"))
         reader.replug()
         reader.expect("PING")
