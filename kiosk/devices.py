@@ -294,6 +294,26 @@ class TableDevices(DeviceListener):
 # ---- configuration and the app -------------------------------------------------------------------
 
 
+def instance_config(app: Flask) -> dict[str, Any]:
+    """``instance/serial.json`` (``{}`` when there is none): ``ports``, ``tags``, ``heartbeat``,
+    ``repeat_window``, ``retry``."""
+    path = Path(app.instance_path) / CONFIG_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("the file holds no JSON object")
+        for key in ("heartbeat", "repeat_window", "retry"):
+            if key in data:
+                data[key] = float(data[key])
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f'{path}: not a serial configuration ({exc}); write {{"ports": ["/dev/..."]}}'
+        ) from exc
+    return data
+
+
 def configured_ports(app: Flask) -> str:
     """The ports: ``SERIAL_PORTS`` in the app's config, ``$STUD_KIOSK_SERIAL_PORTS``, or
     ``"ports"`` in ``instance/serial.json``."""
@@ -301,15 +321,7 @@ def configured_ports(app: Flask) -> str:
     if value is None:
         value = os.environ.get(ENV_PORTS)
     if value is None:
-        path = Path(app.instance_path) / CONFIG_FILE
-        if path.exists():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                value = data.get("ports", [])
-            except (ValueError, AttributeError) as exc:
-                raise ValueError(
-                    f'{path}: not a serial configuration ({exc}); write {{"ports": ["/dev/..."]}}'
-                ) from exc
+        value = instance_config(app).get("ports")
     if value is None:
         return ""
     return value if isinstance(value, str) else ",".join(str(v) for v in value)
@@ -324,14 +336,18 @@ def init_app(app: Flask, table: TableService) -> TableDevices:
         socketio.emit(event, data, to=room("dealer", lang, table.table_id))
 
     options: dict[str, Any] = {}
-    for key, name in (
-        ("SERIAL_HEARTBEAT", "heartbeat"),
-        ("SERIAL_REPEAT_WINDOW", "repeat_window"),
-        ("SERIAL_RETRY", "retry_interval"),
+    stored = instance_config(app)
+    for key, field, name in (
+        ("SERIAL_HEARTBEAT", "heartbeat", "heartbeat"),
+        ("SERIAL_REPEAT_WINDOW", "repeat_window", "repeat_window"),
+        ("SERIAL_RETRY", "retry", "retry_interval"),
     ):
         if key in app.config:
             options[name] = float(app.config[key])
-    tags = app.config.get("SERIAL_TAGS") or Path(app.instance_path) / TAG_MAP_FILE
+        elif field in stored:
+            options[name] = stored[field]
+    tags = app.config.get("SERIAL_TAGS") or stored.get("tags") or TAG_MAP_FILE
+    tags = Path(app.instance_path) / tags  # a relative name is in the instance folder
     devices = TableDevices(
         table,
         configured_ports(app),

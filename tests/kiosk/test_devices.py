@@ -425,13 +425,17 @@ def test_ports_from_the_instance_configuration(tmp_path: Path) -> None:
     instance = tmp_path / "instance"
     instance.mkdir()
     port = VirtualPort(tmp_path / "ttyCONF")
-    (instance / "serial.json").write_text(f'{{"ports": ["{port.path}"]}}', encoding="utf-8")
+    (instance / "serial.json").write_text(
+        f'{{"ports": ["{port.path}"], "repeat_window": 5, "tags": "deck-blue.json"}}',
+        encoding="utf-8",
+    )
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "SERIAL_RETRY": 0.05})
     try:
         port.expect("PING")
-        assert [d["port"] for d in app.extensions["stud_devices"].snapshot()["devices"]] == [
-            port.path
-        ]
+        devices: kiosk.devices.TableDevices = app.extensions["stud_devices"]
+        assert [d["port"] for d in devices.snapshot()["devices"]] == [port.path]
+        assert devices.manager.repeats.window == 5
+        assert devices.manager.tag_map.path == instance / "deck-blue.json"
     finally:
         app.extensions["stud_devices"].stop()
         app.extensions["stud_store"].close()
