@@ -244,8 +244,8 @@ def _four_flush_strength(cards: Iterable[int], suit: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _exposed_high_strength(ranks: list[int]) -> int:
-    """Strength of 1-4 upcards by pairs and high cards only (ranks 2..14)."""
+def _exposed_groups(ranks: list[int]) -> tuple[int, list[int]]:
+    """Category code (pairs and high cards only) and the ranks ordered by group size, then rank."""
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
@@ -259,26 +259,18 @@ def _exposed_high_strength(ranks: list[int]) -> int:
         code = _t.TWO_PAIR if len(shape) > 1 and shape[1] == 2 else _t.PAIR
     else:
         code = _t.HIGH_CARD
-    ordered = [r for r, c in groups for _ in range(c)]
+    return code, [r for r, c in groups for _ in range(c)]
+
+
+def _exposed_high_strength(ranks: list[int]) -> int:
+    """Strength of 1-4 upcards by pairs and high cards only (ranks 2..14)."""
+    code, ordered = _exposed_groups(ranks)
     return (code << 20) | _t.pack(ordered)
 
 
 def _exposed_razz_strength(ranks: list[int]) -> int:
-    low = [1 if r == 14 else r for r in ranks]
-    counts: dict[int, int] = {}
-    for r in low:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = [c for _, c in groups]
-    if shape[0] == 4:
-        code = _t.QUADS
-    elif shape[0] == 3:
-        code = _t.TRIPS
-    elif shape[0] == 2:
-        code = _t.TWO_PAIR if len(shape) > 1 and shape[1] == 2 else _t.PAIR
-    else:
-        code = _t.HIGH_CARD
-    ordered = [r for r, c in groups for _ in range(c)]
+    """Razz: the same groups with aces low (the caller reads the lowest as the best)."""
+    code, ordered = _exposed_groups([1 if r == 14 else r for r in ranks])
     return _t.razz_pack(code, _t.pack(ordered))
 
 
