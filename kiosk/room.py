@@ -208,7 +208,7 @@ def tables_json() -> Response:
 @bp.route("/room/table/<int:table_id>")
 def watch(table_id: int) -> str:
     _known_table(table_id)
-    return render_template("room_table.html", table_id=table_id)
+    return render_template("spectator.html", table_id=table_id)
 
 
 # -- Socket.IO, namespace /room ------------------------------------------------------------------
