@@ -239,6 +239,8 @@ def present(table: TableService, role: str, lang: str) -> dict[str, Any]:
         },
         "hand": None,
     }
+    if dealer and table.notice is not None:
+        view["notice"] = table.notice.text(lang)
     if table.hand is not None:
         view["hand"] = present_hand(table.hand, role, lang)
         view["hand"]["id"] = table.hand_id

@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,6 +41,9 @@ def setup_key(table_id: int) -> str:
     """Where a table's setup is stored: ``table`` for table 1 (a single kiosk), ``table:<id>`` for
     the other tables of a card room sharing the database."""
     return SETUP_KEY if table_id == 1 else f"{SETUP_KEY}:{table_id}"
+
+
+logger = logging.getLogger(__name__)
 
 
 class TableError(ValueError):
@@ -111,6 +115,9 @@ class TableService:
         self.hand_id: int | None = None
         self.hand_number = 0
         self.version = 0
+        #: something the dealer must read (a stored hand that could not be resumed), until the
+        #: next hand starts
+        self.notice: TableError | None = None
         self._resume()
 
     # -- lifecycle ----
@@ -119,12 +126,35 @@ class TableService:
         row = self.store.latest_hand(self.table_id)
         if row is None:
             return
+        self.hand_number = row["number"]
         hand = Hand(GameSettings.from_dict(row["setup"]["settings"]))
-        for stored in self.store.events(row["id"]):
-            hand.push(event_from_dict(stored))
-        self.hand, self.hand_id, self.hand_number = hand, row["id"], row["number"]
+        for seq, stored in enumerate(self.store.events(row["id"])):
+            try:
+                hand.push(event_from_dict(stored))
+            except (ValueError, KeyError, TypeError) as exc:
+                self._void_unreadable(row, seq, stored, exc)
+                return
+        self.hand, self.hand_id = hand, row["id"]
         if hand.finished and row["status"] == "running":
             self._finish()  # the crash came between the last event and the result
+
+    def _void_unreadable(
+        self, row: dict[str, Any], seq: int, stored: dict[str, Any], exc: Exception
+    ) -> None:
+        """A running hand whose stored log no longer replays (written by an older version, a
+        damaged database) is set aside as ``void`` with its events kept, every stack stays as it
+        was before the hand, and the dealer is told why, instead of the kiosk failing to start."""
+        logger.error(
+            "hand %s: stored event %d %s does not replay: %s", row["id"], seq + 1, stored, exc
+        )
+        if row["status"] != "running":
+            return  # a hand that had ended: its result and the stacks after it are stored
+        self.store.finish_hand(
+            row["id"], "void", {"void": {"event": seq + 1, "reason": str(exc)}}, {}
+        )
+        self.notice = TableError(
+            "table.err.unreadable", number=row["number"], event=seq + 1, reason=str(exc)
+        )
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(service)`` after every change (the app broadcasts the new state)."""
@@ -173,6 +203,7 @@ class TableService:
                 row = self.store.hand(hand_id)
             self.hand, self.hand_id = hand, hand_id
             self.hand_number = row["number"] if row else self.hand_number + 1
+            self.notice = None
             self._changed()
             return {"hand_id": hand_id, "number": self.hand_number}
 

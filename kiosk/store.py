@@ -58,7 +58,7 @@ hands_table = Table(
     Column("table_id", Integer, nullable=False, index=True),
     Column("number", Integer, nullable=False),
     Column("setup", Text, nullable=False),
-    Column("status", String(16), nullable=False),  # running | finished | misdeal
+    Column("status", String(16), nullable=False),  # running | finished | misdeal | void
     Column("started_at", String(32), nullable=False),
     Column("ended_at", String(32)),
 )

@@ -144,6 +144,7 @@
 
   function renderIdle(hand) {
     var html = '<div class="idle">';
+    if (state.notice) html += '<p class="notice" role="alert" data-testid="notice">' + esc(state.notice) + '</p>';
     if (hand && hand.finished) {
       html += resultHTML(hand.result);
       html += '<button class="btn btn-primary btn-big" type="button" id="next-hand" data-testid="next-hand">' + esc(t('dealer.next')) + '</button>';

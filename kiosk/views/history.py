@@ -18,15 +18,21 @@ bp = Blueprint("history", __name__, url_prefix="/history")
 
 
 def load_hand(hand_id: int) -> tuple[dict[str, Any], Hand, list[dict[str, Any]]]:
-    """The stored hand row, the engine hand replayed from its events, and the events."""
+    """The stored hand row, the engine hand replayed from its events, and the events replayed
+    (a ``void`` hand whose log no longer replays shows up to its first refused entry)."""
     table = service()
     row = table.store.hand(hand_id)
     if row is None or row["table_id"] != table.table_id:
         abort(404)
     events = table.store.events(hand_id)
     hand = Hand(GameSettings.from_dict(row["setup"]["settings"]))
-    for event in events:
-        hand.push(event_from_dict(event))
+    for seq, event in enumerate(events):
+        try:
+            hand.push(event_from_dict(event))
+        except (ValueError, KeyError, TypeError):
+            if row["status"] != "void":
+                raise
+            return row, hand, events[:seq]
     return row, hand, events
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,47 @@ def test_a_restarted_table_resumes_the_hand_exactly(table: TableService, tmp_pat
     assert resumed.hand.state == table.hand.state
     play(resumed)
     assert resumed.view("dealer", "en")["hand"]["finished"]
+
+
+def test_a_stored_hand_that_no_longer_replays_is_voided_and_the_table_starts(
+    table: TableService, tmp_path: Path
+) -> None:
+    stacks = [seat["stack"] for seat in table.setup()["seats"]]
+    table.start_hand()
+    play(table, stop_after=12)
+    hand_id, number = table.hand_id, table.hand_number
+    table.store.close()
+    # a damaged log: the 8th entry now plays a card that the 1st entry already dealt
+    connection = sqlite3.connect(tmp_path / "table.sqlite3")
+    rows = connection.execute(
+        "SELECT seq, event FROM events WHERE hand_id = ? ORDER BY seq", (hand_id,)
+    ).fetchall()
+    first_card = next(json.loads(e)["card"] for _, e in rows if json.loads(e).get("card"))
+    damaged = next(
+        (seq, json.loads(e)) for seq, e in rows if seq >= 7 and json.loads(e).get("card")
+    )
+    damaged[1]["card"] = first_card
+    connection.execute(
+        "UPDATE events SET event = ? WHERE hand_id = ? AND seq = ?",
+        (json.dumps(damaged[1]), hand_id, damaged[0]),
+    )
+    connection.commit()
+    connection.close()
+
+    resumed = table_at(tmp_path)
+    assert resumed.hand is None and resumed.hand_number == number
+    for lang, words in (("en", "could not be resumed"), ("it", "Non è stato possibile")):
+        notice = resumed.view("dealer", lang)["notice"]
+        assert words in notice and (f"#{number}" in notice or f"n. {number}" in notice)
+        assert str(damaged[0] + 1) in notice
+    assert "notice" not in resumed.view("spectator", "en")
+    assert [seat["stack"] for seat in resumed.setup()["seats"]] == stacks
+    row = resumed.store.hand(hand_id)
+    assert row is not None and row["status"] == "void"
+    assert len(resumed.store.events(hand_id)) == 12  # nothing of the log is thrown away
+    resumed.start_hand()
+    assert "notice" not in resumed.view("dealer", "en")
+    assert resumed.hand_number == number + 1
 
 
 def test_undo_restores_the_state_and_the_log(table: TableService) -> None:
