@@ -66,12 +66,16 @@
     var st = state.table.stakes;
     html += '<span class="muted wide-only">' + esc(st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet) + '</span>';
     if (hand) {
-      html += '<span data-testid="hand-number">' + esc(t('dealer.hand', { number: hand.number })) + '</span>';
+      /* on a small screen a running hand's street and pot come before its number */
+      html += '<span data-testid="hand-number"' + (hand.finished ? '' : ' class="wide-only"') + '>' +
+        esc(t('dealer.hand', { number: hand.number })) + '</span>';
       if (hand.street_text && !hand.finished) html += '<span>' + esc(hand.street_text) + '</span>';
       if (!hand.finished) html += '<span class="pot" data-testid="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>';
     }
-    html += '<span class="conn' + (online ? '' : ' off') + '" data-testid="conn">' +
-      esc(online ? '● ' + t('live.online') : '○ ' + t('live.offline')) + '</span>';
+    /* the link state never scrolls out of the bar: when online on a small screen only its dot shows */
+    html += '<span class="conn' + (online ? '' : ' off') + '" data-testid="conn" title="' +
+      esc(online ? t('live.online') : t('live.offline')) + '">' + (online ? '●' : '○') +
+      ' <span class="conn-text">' + esc(online ? t('live.online') : t('live.offline')) + '</span></span>';
     bar.innerHTML = html;
   }
 

@@ -1,0 +1,191 @@
+"""What the people at the table actually see, measured in real Chromium: a full eight-handed
+seven-card stud hand with a short stack all in and a side pot. On the 800x480 dealer screen every
+card of every seat stays inside its seat box and the link state is never cut off; on the TV read
+from three metres the side pots and the result are in letters as large as the table's own, and the
+result never covers a seat."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import LiveKiosk
+from tests.kiosk import driver
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Marcello"]
+DECK = [r + s for r in "AKQJT98765432" for s in "shdc"]
+TV_MIN_PX = 28.0  # the TV's body size: nothing a player must read from 3 m is smaller
+
+
+def eight_handed() -> dict[str, Any]:
+    setup = copy.deepcopy(driver.SETUP)
+    setup["game"] = "seven-card-stud"
+    setup["rules"]["burns"] = False
+    for seat in setup["seats"]:
+        if seat["seat"] <= len(NAMES):
+            seat.update(name=NAMES[seat["seat"] - 1], stack=200, active=True)
+    setup["seats"][1]["stack"] = 14  # Bruno: all in on third street
+    return setup
+
+
+def next_event(hand: dict[str, Any], deck: list[str]) -> dict[str, Any]:
+    prompt = hand["prompt"]
+    if prompt["kind"] == "deal":
+        needs = hand["needs"]
+        seat = next((s for s in prompt["seats"] if str(s) in needs), int(next(iter(needs))))
+        return {"type": "deal", "seat": seat, "card": deck.pop(0),
+                "up": not needs[str(seat)].get("down")}
+    if prompt["kind"] in ("bring_in", "act"):
+        legal = {a["action"]: a for a in hand["legal"]}
+        seat, street = hand["to_act"], hand["street_name"]
+        if "bring_in" in legal:
+            choice = "bring_in"
+        elif seat == 2 and "raise" in legal:
+            choice = "raise"
+        elif seat in (5, 6) and street == "fourth" and "fold" in legal:
+            choice = "fold"
+        elif seat == 3 and "bet" in legal:
+            choice = "bet"
+        else:
+            choice = "check" if "check" in legal else "call"
+        return {"type": "act", "seat": seat, "action": choice, "amount": legal[choice]["amount"]}
+    if prompt["kind"] == "show":
+        seat = prompt["seats"][0]
+        cards = next(s for s in hand["seats"] if s["seat"] == seat)["cards"]
+        down = [c["card"] for c in cards if not c["public"]]
+        return {"type": "show", "seat": seat, "cards": down}
+    raise AssertionError(f"no answer to {prompt}")
+
+
+def play_until(
+    http: Any, url: str, deck: list[str], stop: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    while True:
+        hand: dict[str, Any] = http.get(url + "/api/state?lang=it").json()["hand"]
+        if stop(hand):
+            return hand
+        assert not hand["finished"], "the hand ended before the point under test"
+        answer = http.post(url + "/api/events", json=next_event(hand, deck))
+        assert answer.ok, answer.text
+
+
+def seventh_street_betting(hand: dict[str, Any]) -> bool:
+    return bool(hand["street_name"] == "seventh" and hand["prompt"]["kind"] == "act")
+
+
+def cards_outside_seats(page: Any, seat_selector: str) -> list[Any]:
+    """Cards that stick out of, or are clipped by, their seat box."""
+    found: list[Any] = page.evaluate(
+        """sel => Array.from(document.querySelectorAll(sel)).flatMap(seat => {
+            const box = seat.getBoundingClientRect();
+            return Array.from(seat.querySelectorAll('.card')).map(card => {
+                const r = card.getBoundingClientRect();
+                return [seat.dataset.seat, card.textContent.trim() || 'back',
+                        r.left, r.right, box.left, box.right];
+            }).filter(([, , l, r, bl, br]) => l < bl - 0.5 || r > br + 0.5);
+        })""",
+        seat_selector,
+    )
+    return found
+
+
+def cards_hidden_in_dealer_seats(page: Any) -> list[Any]:
+    """Cards of a dealer seat that its overflow clips (whatever leaves the card row is hidden)."""
+    found: list[Any] = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.seats .seat')).flatMap(seat => {
+            const row = seat.querySelector('.cards').getBoundingClientRect();
+            return Array.from(seat.querySelectorAll('.cards .card')).map(card => {
+                const r = card.getBoundingClientRect();
+                return [seat.dataset.seat, card.textContent.trim(),
+                        r.right, row.right, r.bottom, row.bottom];
+            }).filter(([, , r, rr, b, rb]) => r > rr + 0.5 || b > rb + 0.5);
+        })"""
+    )
+    return found
+
+
+def clipped(page: Any, selector: str) -> bool:
+    """Whether the element's text is cut by its own box or by the bar that holds it."""
+    return bool(page.evaluate(
+        """sel => { const e = document.querySelector(sel);
+                    const bar = e.parentElement.getBoundingClientRect();
+                    const r = e.getBoundingClientRect();
+                    return e.scrollWidth > e.clientWidth + 1 || r.right > bar.right + 0.5
+                           || r.width < 8; }""",
+        selector,
+    ))
+
+
+def font_px(page: Any, selector: str) -> list[float]:
+    sizes: list[float] = page.evaluate(
+        """sel => Array.from(document.querySelectorAll(sel))
+                   .map(e => parseFloat(getComputedStyle(e).fontSize))""",
+        selector,
+    )
+    assert sizes, f"nothing matches {selector}"
+    return sizes
+
+
+def test_eight_seats_seventh_street_and_side_pot_are_readable(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    http = server.dealer_session()
+    assert http.put(server.url + "/api/setup", json=eight_handed()).ok
+    assert http.post(server.url + "/api/hands").ok
+    deck = list(DECK)
+    hand = play_until(http, server.url, deck, seventh_street_betting)
+    assert len(hand["pots"]) > 1, "Bruno's all-in should have made a side pot by now"
+    assert all(len(s["cards"]) == 7 for s in hand["seats"] if not s["folded"])
+
+    dealer_ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
+    for cookie in http.cookies:
+        dealer_ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
+    tv_ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        page, tv = dealer_ctx.new_page(), tv_ctx.new_page()
+        page.goto(server.url + "/dealer?lang=it")
+        page.wait_for_selector('.seats .seat[data-seat="8"] .card')
+        page.screenshot(path=str(artifacts / "dealer-eight-seats-seventh-800x480.png"))
+        assert cards_hidden_in_dealer_seats(page) == []
+        assert cards_outside_seats(page, ".seats .seat") == []
+        # the pot and the link state stay whole in the bar, on the small screen and the big one
+        for width, height in ((800, 480), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)
+            assert not clipped(page, '[data-testid="conn"]'), f"link state cut at {width}px"
+            assert not clipped(page, '[data-testid="pot"]'), f"pot cut at {width}px"
+
+        tv.goto(server.url + "/spectator?lang=it")
+        tv.wait_for_selector(".tv-center .side-pots")
+        tv.screenshot(path=str(artifacts / "tv-eight-seats-side-pot.png"))
+        assert "Piatto laterale 1" in tv.inner_text(".tv-center .side-pots")
+        assert min(font_px(tv, ".tv-center .side-pots")) >= TV_MIN_PX
+        assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
+        assert cards_outside_seats(tv, ".tv-seat") == []
+
+        play_until(http, server.url, deck, lambda h: bool(h["finished"]))
+        tv.wait_for_selector('[data-testid="tv-results"] .push')
+        tv.screenshot(path=str(artifacts / "tv-eight-seats-result.png"))
+        results = tv.inner_text('[data-testid="tv-results"]')
+        assert "Piatto principale" in results and "Piatto laterale 1" in results
+        assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
+        covered = tv.evaluate(
+            """() => { const r = document.querySelector('[data-testid=tv-results]')
+                                         .getBoundingClientRect();
+                return Array.from(document.querySelectorAll('.tv-seat')).filter(s => {
+                    const b = s.getBoundingClientRect();
+                    return b.left < r.right && b.right > r.left
+                           && b.top < r.bottom && b.bottom > r.top;
+                }).map(s => s.dataset.seat); }"""
+        )
+        assert covered == [], f"the result covers seats {covered}"
+    finally:
+        dealer_ctx.close()
+        tv_ctx.close()
