@@ -54,6 +54,22 @@
     return html + '</div>';
   }
 
+  /* the results go in the free band of felt between the seats above and below them, whatever
+     the number of seats (three seats leave it low on the table, eight leave it in the middle) */
+  function placeResults() {
+    var panel = tv.querySelector('.tv-results');
+    if (!panel) return;
+    var table = $('tv-table').getBoundingClientRect(), p = panel.getBoundingClientRect();
+    var middle = table.top + table.height / 2, top = table.top, bottom = table.bottom;
+    tv.querySelectorAll('.tv-seat').forEach(function (seat) {
+      var r = seat.getBoundingClientRect();
+      if (r.right <= p.left || r.left >= p.right) return;
+      if ((r.top + r.bottom) / 2 < middle) top = Math.max(top, r.bottom);
+      else bottom = Math.min(bottom, r.top);
+    });
+    panel.style.top = ((top + bottom) / 2 - table.top) + 'px';
+  }
+
   function render() {
     if (!state) return;
     var hand = state.hand, table = state.table, st = table.stakes;
@@ -84,6 +100,7 @@
     }
     $('tv-table').innerHTML = html;
     $('tv-table').classList.toggle('has-results', !!(hand && hand.finished && hand.result));
+    placeResults();
     var turn = '';
     if (hand && !hand.finished && hand.to_act) {
       hand.seats.forEach(function (s) { if (s.seat === hand.to_act) turn = t('spectator.turn') + ': ' + s.name; });
@@ -95,5 +112,6 @@
     $('tv-turn').textContent = turn;
     $('tv-last').textContent = hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
   }
+  window.addEventListener('resize', placeResults);
   conn();
 })();

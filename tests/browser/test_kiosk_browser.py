@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.test_table_readability import seats_under_results
 from tests.conftest import TEST_PIN, LiveKiosk
 from tests.kiosk import driver
 
@@ -178,6 +179,7 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
         tv.wait_for_selector('[data-testid="tv-results"]')
         tv_result = tv.inner_text('[data-testid="tv-results"]')
         assert "Carla" in tv_result and "Anna" in tv_result
+        assert seats_under_results(tv) == [], "the result must not hide a seat's cards"
         assert "Kd" not in tv.content()  # Bruno mucked
         shoot(page, artifacts, "dealer-result", BIG)
         shoot(page, artifacts, "dealer-result", SMALL)

@@ -122,6 +122,19 @@ def clipped(page: Any, selector: str) -> bool:
     ))
 
 
+def seats_under_results(tv: Any) -> list[str]:
+    """The TV seats that the result panel covers, even in part."""
+    covered: list[str] = tv.evaluate(
+        """() => { const r = document.querySelector('[data-testid=tv-results]')
+                                     .getBoundingClientRect();
+            return Array.from(document.querySelectorAll('.tv-seat')).filter(s => {
+                const b = s.getBoundingClientRect();
+                return b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top;
+            }).map(s => s.dataset.seat); }"""
+    )
+    return covered
+
+
 def font_px(page: Any, selector: str) -> list[float]:
     sizes: list[float] = page.evaluate(
         """sel => Array.from(document.querySelectorAll(sel))
@@ -176,16 +189,7 @@ def test_eight_seats_seventh_street_and_side_pot_are_readable(
         results = tv.inner_text('[data-testid="tv-results"]')
         assert "Piatto principale" in results and "Piatto laterale 1" in results
         assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
-        covered = tv.evaluate(
-            """() => { const r = document.querySelector('[data-testid=tv-results]')
-                                         .getBoundingClientRect();
-                return Array.from(document.querySelectorAll('.tv-seat')).filter(s => {
-                    const b = s.getBoundingClientRect();
-                    return b.left < r.right && b.right > r.left
-                           && b.top < r.bottom && b.bottom > r.top;
-                }).map(s => s.dataset.seat); }"""
-        )
-        assert covered == [], f"the result covers seats {covered}"
+        assert seats_under_results(tv) == []
     finally:
         dealer_ctx.close()
         tv_ctx.close()
