@@ -209,7 +209,9 @@
     var missing = downs.length - known.length;
     showPick = showPick.filter(function (c) { return (hand.seen || []).indexOf(c) < 0; }).slice(0, missing);
     var ready = showPick.length === missing;
-    var html = '<div class="picker-head"><strong>' + esc(t('dealer.show_hint', { name: seat.seat + ' · ' + seat.name })) + '</strong>' +
+    /* nothing to tap when every down card was entered as dealt: say so, not "tap the cards" */
+    var hint = t(missing ? 'dealer.show_hint' : 'dealer.show_known', { name: seat.seat + ' · ' + seat.name });
+    var html = '<div class="picker-head"><strong data-testid="show-hint">' + esc(hint) + '</strong>' +
       '<span class="cards">' + seat.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</span>' +
       '<span class="cards">' + showPick.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</span></div>' +
       '<div class="picker-head"><button type="button" class="btn btn-go btn-big" id="show-cards" data-testid="show-cards"' + (ready ? '' : ' disabled') + '>' +

@@ -183,6 +183,12 @@ def test_eight_seats_seventh_street_and_side_pot_are_readable(
         assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
         assert cards_outside_seats(tv, ".tv-seat") == []
 
+        # at showdown every down card was entered as dealt: the screen says so, not "tap the cards"
+        play_until(http, server.url, deck, lambda h: bool(h["prompt"]["kind"] == "show"))
+        page.wait_for_selector('[data-testid="show-cards"]:enabled')
+        hint = page.inner_text('[data-testid="show-hint"]')
+        assert "già tutte inserite" in hint and "Tocca le carte" not in hint, hint
+
         play_until(http, server.url, deck, lambda h: bool(h["finished"]))
         tv.wait_for_selector('[data-testid="tv-results"] .push')
         tv.screenshot(path=str(artifacts / "tv-eight-seats-result.png"))
