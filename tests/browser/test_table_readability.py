@@ -75,6 +75,12 @@ def play_until(
         assert answer.ok, answer.text
 
 
+def third_street_calls(hand: dict[str, Any]) -> bool:
+    """Third street once six seats have chips out in front of them."""
+    betting = sum(1 for seat in hand["seats"] if seat["bet"])
+    return bool(hand["prompt"]["kind"] == "act" and betting >= 6)
+
+
 def seventh_street_betting(hand: dict[str, Any]) -> bool:
     return bool(hand["street_name"] == "seventh" and hand["prompt"]["kind"] == "act")
 
@@ -135,6 +141,21 @@ def seats_under_results(tv: Any) -> list[str]:
     return covered
 
 
+def bets_off_the_felt(tv: Any) -> list[str]:
+    """TV seats whose bet label sits on the rail or outside the table, not on the felt."""
+    off: list[str] = tv.evaluate(
+        """() => { const table = document.getElementById('tv-table');
+            const t = table.getBoundingClientRect();
+            const left = t.left + table.clientLeft, top = t.top + table.clientTop;
+            const right = left + table.clientWidth, bottom = top + table.clientHeight;
+            return Array.from(document.querySelectorAll('.tv-seat .bet')).filter(b => {
+                const r = b.getBoundingClientRect();
+                return r.left < left || r.right > right || r.top < top || r.bottom > bottom;
+            }).map(b => b.closest('.tv-seat').dataset.seat); }"""
+    )
+    return off
+
+
 def font_px(page: Any, selector: str) -> list[float]:
     sizes: list[float] = page.evaluate(
         """sel => Array.from(document.querySelectorAll(sel))
@@ -153,49 +174,60 @@ def test_eight_seats_seventh_street_and_side_pot_are_readable(
     assert http.put(server.url + "/api/setup", json=eight_handed()).ok
     assert http.post(server.url + "/api/hands").ok
     deck = list(DECK)
+    tv_ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    dealer_ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
+    try:
+        tv = tv_ctx.new_page()
+        play_until(http, server.url, deck, third_street_calls)
+        tv.goto(server.url + "/spectator?lang=it")
+        tv.wait_for_function("document.querySelectorAll('.tv-seat .bet').length >= 6")
+        tv.screenshot(path=str(artifacts / "tv-eight-seats-bets.png"))
+        assert bets_off_the_felt(tv) == []
+        readable_at_seventh_street(http, server, deck, dealer_ctx, tv, artifacts)
+    finally:
+        dealer_ctx.close()
+        tv_ctx.close()
+
+
+def readable_at_seventh_street(
+    http: Any, server: LiveKiosk, deck: list[str], dealer_ctx: Any, tv: Any, artifacts: Path
+) -> None:
     hand = play_until(http, server.url, deck, seventh_street_betting)
     assert len(hand["pots"]) > 1, "Bruno's all-in should have made a side pot by now"
     assert all(len(s["cards"]) == 7 for s in hand["seats"] if not s["folded"])
 
-    dealer_ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
     for cookie in http.cookies:
         dealer_ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
-    tv_ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
-    try:
-        page, tv = dealer_ctx.new_page(), tv_ctx.new_page()
-        page.goto(server.url + "/dealer?lang=it")
-        page.wait_for_selector('.seats .seat[data-seat="8"] .card')
-        page.screenshot(path=str(artifacts / "dealer-eight-seats-seventh-800x480.png"))
-        assert cards_hidden_in_dealer_seats(page) == []
-        assert cards_outside_seats(page, ".seats .seat") == []
-        # the pot and the link state stay whole in the bar, on the small screen and the big one
-        for width, height in ((800, 480), (1280, 800)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(100)
-            assert not clipped(page, '[data-testid="conn"]'), f"link state cut at {width}px"
-            assert not clipped(page, '[data-testid="pot"]'), f"pot cut at {width}px"
+    page = dealer_ctx.new_page()
+    page.goto(server.url + "/dealer?lang=it")
+    page.wait_for_selector('.seats .seat[data-seat="8"] .card')
+    page.screenshot(path=str(artifacts / "dealer-eight-seats-seventh-800x480.png"))
+    assert cards_hidden_in_dealer_seats(page) == []
+    assert cards_outside_seats(page, ".seats .seat") == []
+    # the pot and the link state stay whole in the bar, on the small screen and the big one
+    for width, height in ((800, 480), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        assert not clipped(page, '[data-testid="conn"]'), f"link state cut at {width}px"
+        assert not clipped(page, '[data-testid="pot"]'), f"pot cut at {width}px"
 
-        tv.goto(server.url + "/spectator?lang=it")
-        tv.wait_for_selector(".tv-center .side-pots")
-        tv.screenshot(path=str(artifacts / "tv-eight-seats-side-pot.png"))
-        assert "Piatto laterale 1" in tv.inner_text(".tv-center .side-pots")
-        assert min(font_px(tv, ".tv-center .side-pots")) >= TV_MIN_PX
-        assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
-        assert cards_outside_seats(tv, ".tv-seat") == []
+    tv.wait_for_selector(".tv-center .side-pots")
+    tv.screenshot(path=str(artifacts / "tv-eight-seats-side-pot.png"))
+    assert "Piatto laterale 1" in tv.inner_text(".tv-center .side-pots")
+    assert min(font_px(tv, ".tv-center .side-pots")) >= TV_MIN_PX
+    assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
+    assert cards_outside_seats(tv, ".tv-seat") == []
 
-        # at showdown every down card was entered as dealt: the screen says so, not "tap the cards"
-        play_until(http, server.url, deck, lambda h: bool(h["prompt"]["kind"] == "show"))
-        page.wait_for_selector('[data-testid="show-cards"]:enabled')
-        hint = page.inner_text('[data-testid="show-hint"]')
-        assert "già tutte inserite" in hint and "Tocca le carte" not in hint, hint
+    # at showdown every down card was entered as dealt: the screen says so, not "tap the cards"
+    play_until(http, server.url, deck, lambda h: bool(h["prompt"]["kind"] == "show"))
+    page.wait_for_selector('[data-testid="show-cards"]:enabled')
+    hint = page.inner_text('[data-testid="show-hint"]')
+    assert "già tutte inserite" in hint and "Tocca le carte" not in hint, hint
 
-        play_until(http, server.url, deck, lambda h: bool(h["finished"]))
-        tv.wait_for_selector('[data-testid="tv-results"] .push')
-        tv.screenshot(path=str(artifacts / "tv-eight-seats-result.png"))
-        results = tv.inner_text('[data-testid="tv-results"]')
-        assert "Piatto principale" in results and "Piatto laterale 1" in results
-        assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
-        assert seats_under_results(tv) == []
-    finally:
-        dealer_ctx.close()
-        tv_ctx.close()
+    play_until(http, server.url, deck, lambda h: bool(h["finished"]))
+    tv.wait_for_selector('[data-testid="tv-results"] .push')
+    tv.screenshot(path=str(artifacts / "tv-eight-seats-result.png"))
+    results = tv.inner_text('[data-testid="tv-results"]')
+    assert "Piatto principale" in results and "Piatto laterale 1" in results
+    assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
+    assert seats_under_results(tv) == []
