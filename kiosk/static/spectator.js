@@ -51,6 +51,11 @@
       if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
       pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
     });
+    /* an uncalled bet goes back to its owner: shown, so that a winner's total adds up on screen */
+    (result.returned || []).forEach(function (r) {
+      html += '<div class="push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
+        '</span><span class="amount">' + r.amount + '</span></div>';
+    });
     return html + '</div>';
   }
 

@@ -231,3 +231,44 @@ def readable_at_seventh_street(
     assert "Piatto principale" in results and "Piatto laterale 1" in results
     assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
     assert seats_under_results(tv) == []
+
+
+def test_the_tv_shows_an_uncalled_bet_going_back_so_the_winner_total_adds_up(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    """Anna bets on third street and both others fold: the TV's result lists the pot she wins and
+    her bet coming back, and the two add up to the "+" shown on her seat."""
+    server = live_kiosk()
+    http = server.dealer_session()
+    setup = copy.deepcopy(driver.SETUP)
+    setup["game"] = "soko"
+    assert http.put(server.url + "/api/setup", json=setup).ok
+    assert http.post(server.url + "/api/hands").ok
+    deck = list(DECK)
+    play_until(http, server.url, deck,
+               lambda h: bool(h["street_name"] == "third" and h["prompt"]["kind"] == "act"))
+    while True:
+        hand = http.get(server.url + "/api/state").json()["hand"]
+        if hand["finished"]:
+            break
+        legal = {a["action"]: a for a in hand["legal"]}
+        choice = "bet" if "bet" in legal else "fold"
+        event = {"type": "act", "seat": hand["to_act"], "action": choice,
+                 "amount": legal[choice]["amount"]}
+        assert http.post(server.url + "/api/events", json=event).ok
+    assert hand["result"]["returned"], "the uncalled bet should come back"
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        tv = ctx.new_page()
+        tv.goto(server.url + "/spectator?lang=it")
+        tv.wait_for_selector('[data-testid="tv-results"]')
+        tv.screenshot(path=str(artifacts / "tv-uncalled-bet-returned.png"))
+        winner = hand["result"]["payouts"][0]
+        returned = tv.inner_text('[data-testid="tv-returned"]')
+        assert winner["name"] in returned and "Restituito" in returned
+        shown = sum(int(e) for e in tv.eval_on_selector_all(
+            '[data-testid="tv-results"] .amount', "els => els.map(e => e.textContent)"))
+        plus = tv.inner_text(f'.tv-seat[data-seat="{winner["seat"]}"] .status')
+        assert plus == f"+{shown}" == f"+{winner['amount']}"
+    finally:
+        ctx.close()
