@@ -33,7 +33,7 @@ from werkzeug.wrappers import Response
 from engine.cards import Card
 from engine.events import Deal
 from engine.i18n import LANGUAGES
-from hardware.camera.recognize import DEFAULT_MIN_CONFIDENCE
+from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from kiosk.extensions import socketio
 from kiosk.service import TableService
 from kiosk.views.auth import dealer_required, is_dealer

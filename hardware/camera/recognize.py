@@ -29,6 +29,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from hardware.camera import DEFAULT_MIN_CONFIDENCE
+
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "cards.onnx"
 #: classifier classes, in output order
 CLASSES: tuple[str, ...] = (
@@ -40,9 +42,6 @@ SUIT_CLASSES = frozenset("cdhs")
 PATCH = 32
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
-#: a card is reported only at or above this confidence (tuned on synthetic scenes)
-DEFAULT_MIN_CONFIDENCE = 0.70
-
 #: a BGR or grey picture as OpenCV returns it
 Image = npt.NDArray[Any]
 

@@ -22,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from hardware.camera import DEFAULT_MIN_CONFIDENCE
     from hardware.camera.recognize import (
-        DEFAULT_MIN_CONFIDENCE,
         MODEL_PATH,
         RecognitionError,
         Recognizer,
