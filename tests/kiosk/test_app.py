@@ -166,3 +166,25 @@ def test_locking_the_dealer_screen_ends_the_session(dealer_client: Any) -> None:
     assert locked.status_code == 302 and locked.headers["Location"].endswith("/login")
     assert dealer_client.get("/dealer").status_code == 302
     assert dealer_client.get("/api/setup").status_code == 403
+
+
+def test_a_kiosk_without_a_camera_does_not_load_opencv(tmp_path: Path) -> None:
+    """OpenCV and numpy cost a Raspberry Pi about 55 MB of memory: only a camera loads them."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STUD_KIOSK_")}
+    env["STUD_KIOSK_INSTANCE"] = str(tmp_path)
+    probe = (
+        "import sys\n"
+        "from kiosk import create_app\n"
+        "app = create_app()\n"
+        "client = app.test_client()\n"
+        "assert client.get('/spectator').status_code == 200\n"
+        "print(sorted(m for m in ('cv2', 'numpy') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
