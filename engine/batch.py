@@ -113,14 +113,20 @@ def _suited_mask(
 def evaluate_high_batch(hands: Any) -> Strengths:
     """High strengths of hands of 5 to 7 cards: ``(n, k)`` card indices -> ``(n,)`` int32."""
     array = _check(hands, 5, 7, "evaluate_high_batch")
-    table, classes = _rank_table("high", array.shape[1])
+    out, _keys = _ranks_and_flushes(array, "high")
+    return out
+
+
+def _ranks_and_flushes(array: Any, kind: str) -> tuple[Strengths, Any]:
+    """Strengths from the rank table of ``kind``, five-card flushes put in; and the key sums."""
+    table, classes = _rank_table(kind, array.shape[1])
     keys = _key_sums(array)
     out: Strengths = classes[table[keys >> 16]]
     flushes = np.flatnonzero(keys & _t.FLUSH_BITS)
     if flushes.size:
         suits = _SUIT_OF_BIT[keys[flushes] & _t.FLUSH_BITS]
         out[flushes] = _FLUSH[_suited_mask(array, flushes, suits)]
-    return out
+    return out, keys
 
 
 def evaluate_low8_batch(hands: Any) -> Strengths:
@@ -142,13 +148,7 @@ def evaluate_low_batch(hands: Any) -> Strengths:
 def evaluate_soko_batch(hands: Any) -> Strengths:
     """Sökö strengths of five-card hands: ``(n, 5)`` card indices -> ``(n,)`` int32."""
     array = _check(hands, 5, 5, "evaluate_soko_batch")
-    table, classes = _rank_table("soko", 5)
-    keys = _key_sums(array)
-    out: Strengths = classes[table[keys >> 16]]
-    flushes = np.flatnonzero(keys & _t.FLUSH_BITS)
-    if flushes.size:
-        suits = _SUIT_OF_BIT[keys[flushes] & _t.FLUSH_BITS]
-        out[flushes] = _FLUSH[_suited_mask(array, flushes, suits)]
+    out, keys = _ranks_and_flushes(array, "soko")
     # four of a suit (the suit counter's nibble reaches 8 after adding one more) beats every
     # Sökö hand below a four-flush; a five-card flush is already above it
     four_bits = (keys + 0x1111) & _t.FLUSH_BITS
