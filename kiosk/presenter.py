@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.events import Act, Community, Deal
 from kiosk.i18n import ui_catalog
 
 if TYPE_CHECKING:
@@ -69,8 +70,26 @@ def _present_seat(seat: Any, dealer: bool) -> dict[str, Any]:
     }
 
 
-def _last_action(state: Any, names: dict[int, str], lang: str) -> dict[str, Any] | None:
-    act = state.last_action
+def _current_street_act(hand: Any) -> Any:
+    """The engine's last action if it belongs to the street now on the table, else None.
+
+    A street's cards being dealt (phase ``deal`` or ``community``), or any card dealt after the
+    last action, means a new street has begun: the previous street's closing call is history.
+    """
+    state = hand.state
+    if state.last_action is None or state.phase in ("deal", "community"):
+        return None
+    for event in reversed(hand.events):
+        if isinstance(event, Act):
+            return state.last_action
+        if isinstance(event, (Deal, Community)):
+            return None
+    return None
+
+
+def _last_action(hand: Any, names: dict[int, str], lang: str) -> dict[str, Any] | None:
+    state = hand.state
+    act = _current_street_act(hand)
     if act is None:
         return None
     return {
@@ -152,7 +171,7 @@ def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
         "pots": [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in state.pots],
         "total_pot": state.total_pot,
         "to_act": state.to_act,
-        "last_action": _last_action(state, names, lang),
+        "last_action": _last_action(hand, names, lang),
         "finished": bool(state.finished),
         "first_to_show": state.first_to_show,
         "runout": state.runout,

@@ -232,3 +232,31 @@ def test_a_dealer_view_carries_what_the_screen_needs(table: TableService) -> Non
     assert [a["action"] for a in view["legal"]] == ["bring_in", "complete"]
     assert view["legal"][0]["label"] and view["to_act"] == 1
     assert set(view["seen"]) == {"As", "2s", "5h", "Kd", "Qd", "9s", "8h"}
+
+
+def test_the_last_action_shown_belongs_to_the_street_on_the_table(table: TableService) -> None:
+    table.start_hand()
+    streets_with_action: set[str] = set()
+    new_streets = 0
+    while True:
+        hand = table.view("spectator", "it")["hand"]
+        event = driver.next_event(table.view("dealer", "en"))
+        last = hand["last_action"]
+        if hand["phase"] in ("deal", "community"):
+            assert last is None, (hand["street_name"], last)
+        if hand["phase"] == "betting" and last is not None:
+            streets_with_action.add(hand["street_name"])
+        if event is None:
+            break
+        before = hand["street"]
+        table.submit(event)
+        after = table.view("spectator", "it")["hand"]
+        if hand["phase"] == "deal" and after["phase"] == "betting":
+            # the first seat to act on a new street: nobody has acted on it yet
+            assert after["last_action"] is None, after["last_action"]
+            new_streets += 1
+        if event["type"] == "act" and after["street"] == before and not after["finished"]:
+            assert after["last_action"] is not None
+            assert after["last_action"]["seat"] == event["seat"]
+    assert {"third", "fourth", "fifth"} <= streets_with_action
+    assert new_streets >= 4
