@@ -29,14 +29,16 @@
     if (s.folded) cls += ' folded';
     if (winners[s.seat]) cls += ' winner';
     var cards = s.cards ? s.cards.map(function (c) { return S.cardHTML(c); }).join('') : '';
-    var status = s.folded ? t('seat.folded') : s.all_in ? t('seat.all_in') : '';
-    if (winners[s.seat]) status = '+' + winners[s.seat];
+    /* folded and all in are badges a player reads from across the room; a winner's share is text */
+    var status = s.folded ? '<span class="badge fold" data-testid="seat-folded">' + esc(t('seat.folded')) + '</span>'
+      : s.all_in ? '<span class="badge all-in" data-testid="seat-all-in">' + esc(t('seat.all_in')) + '</span>' : '';
+    if (winners[s.seat]) status = esc('+' + winners[s.seat]);
     return '<div class="' + cls + '" data-seat="' + s.seat + '" style="left:' + p.left + '%;top:' + p.top + '%">' +
       '<div class="who"><span class="name">' + esc(s.name) + '</span>' +
       (state.table.dealer === s.seat ? '<span class="dealer-button" title="dealer">' + esc(t('seat.dealer')) + '</span>' : '') +
       '<span class="stack">' + s.stack + '</span></div>' +
       '<div class="cards">' + cards + '</div>' +
-      '<div class="status">' + esc(status) + '</div>' +
+      '<div class="status">' + status + '</div>' +
       (s.bet ? '<div class="bet">' + s.bet + '</div>' : '') + '</div>';
   }
 

@@ -156,6 +156,36 @@ def bets_off_the_felt(tv: Any) -> list[str]:
     return off
 
 
+def seat_badges(tv: Any) -> list[dict[str, Any]]:
+    """Each all-in or folded badge on the TV: its seat, text, size, weight and how opaque it shows
+    (its own opacity times every ancestor's)."""
+    found: list[dict[str, Any]] = tv.evaluate(
+        """() => Array.from(document.querySelectorAll('.tv-seat .status .badge')).map(b => {
+            let opacity = 1;
+            for (let e = b; e; e = e.parentElement)
+                opacity *= parseFloat(getComputedStyle(e).opacity);
+            const style = getComputedStyle(b);
+            return {seat: b.closest('.tv-seat').dataset.seat, text: b.textContent.trim(),
+                    px: parseFloat(style.fontSize), weight: parseInt(style.fontWeight, 10),
+                    background: style.backgroundColor, opacity: opacity}; })"""
+    )
+    return found
+
+
+def overlapping_seats(tv: Any) -> list[list[str]]:
+    """Pairs of TV seat boxes that overlap, even in part."""
+    pairs: list[list[str]] = tv.evaluate(
+        """() => { const seats = Array.from(document.querySelectorAll('.tv-seat'));
+            const boxes = seats.map(s => [s.dataset.seat, s.getBoundingClientRect()]);
+            const out = [];
+            boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+                if (r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top)
+                    out.push([a, b]); }));
+            return out; }"""
+    )
+    return pairs
+
+
 def font_px(page: Any, selector: str) -> list[float]:
     sizes: list[float] = page.evaluate(
         """sel => Array.from(document.querySelectorAll(sel))
@@ -217,6 +247,18 @@ def readable_at_seventh_street(
     assert min(font_px(tv, ".tv-center .side-pots")) >= TV_MIN_PX
     assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
     assert cards_outside_seats(tv, ".tv-seat") == []
+    # all in and folded read from 3 m: body-size bold badges, not dimmed with the folded cards,
+    # and the seats stay as short as before: eight of them never overlap
+    badges = {b["seat"]: b for b in seat_badges(tv)}
+    assert badges["2"]["text"].lower() == "all-in"
+    assert {"5", "6"} <= {seat for seat, b in badges.items() if b["text"].lower() == "fuori"}
+    for badge in badges.values():
+        assert badge["px"] >= TV_MIN_PX and badge["weight"] >= 700, badge
+        assert badge["opacity"] == 1 and badge["background"] != "rgba(0, 0, 0, 0)", badge
+    assert overlapping_seats(tv) == []
+    heights = tv.evaluate(
+        "() => Array.from(document.querySelectorAll('.tv-seat')).map(s => s.offsetHeight)")
+    assert max(heights) - min(heights) <= 1, heights
 
     # at showdown every down card was entered as dealt: the screen says so, not "tap the cards"
     play_until(http, server.url, deck, lambda h: bool(h["prompt"]["kind"] == "show"))
