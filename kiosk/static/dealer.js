@@ -296,5 +296,9 @@
         });
       });
     }
+    /* a small screen cannot show every seat above the action bar (now at its final height):
+       keep the seat to act in sight */
+    var turn = $('work').querySelector('.seats.big .seat.turn');
+    if (turn) turn.scrollIntoView({ block: 'nearest' });
   }
 })();

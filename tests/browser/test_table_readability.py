@@ -186,6 +186,18 @@ def overlapping_seats(tv: Any) -> list[list[str]]:
     return pairs
 
 
+def seat_in_sight(page: Any, selector: str) -> bool:
+    """Whether the dealer seat is wholly inside the scrolled seat area, above the action bar."""
+    return bool(page.evaluate(
+        """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+            const work = document.getElementById('work').getBoundingClientRect();
+            const bar = document.getElementById('actions').getBoundingClientRect();
+            return r.top >= work.top - 0.5
+                   && r.bottom <= Math.min(work.bottom, bar.top) + 0.5; }""",
+        selector,
+    ))
+
+
 def font_px(page: Any, selector: str) -> list[float]:
     sizes: list[float] = page.evaluate(
         """sel => Array.from(document.querySelectorAll(sel))
@@ -240,6 +252,14 @@ def readable_at_seventh_street(
         page.wait_for_timeout(100)
         assert not clipped(page, '[data-testid="conn"]'), f"link state cut at {width}px"
         assert not clipped(page, '[data-testid="pot"]'), f"pot cut at {width}px"
+
+    # the lower row does not fit above the action bar at 800x480: the seat to act is kept in sight
+    page.set_viewport_size({"width": 800, "height": 480})
+    play_until(http, server.url, deck, lambda h: h["to_act"] == 8)
+    page.wait_for_selector('.seats .seat.turn[data-seat="8"]')
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(artifacts / "dealer-eight-seats-lower-row-to-act-800x480.png"))
+    assert seat_in_sight(page, '.seats .seat.turn[data-seat="8"]')
 
     tv.wait_for_selector(".tv-center .side-pots")
     tv.screenshot(path=str(artifacts / "tv-eight-seats-side-pot.png"))
@@ -312,5 +332,39 @@ def test_the_tv_shows_an_uncalled_bet_going_back_so_the_winner_total_adds_up(
             '[data-testid="tv-results"] .amount', "els => els.map(e => e.textContent)"))
         plus = tv.inner_text(f'.tv-seat[data-seat="{winner["seat"]}"] .status')
         assert plus == f"+{shown}" == f"+{winner['amount']}"
+    finally:
+        ctx.close()
+
+
+def test_on_the_small_dealer_screen_the_seat_to_act_is_always_in_sight(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    """Ten-handed five-card stud at 800x480: the third row of seats lies below the action bar, so
+    when one of its seats is to act the seat area scrolls it into sight."""
+    server = live_kiosk()
+    http = server.dealer_session()
+    setup = copy.deepcopy(driver.SETUP)
+    setup["game"] = "five-card-stud"
+    setup["rules"]["burns"] = False
+    for seat in setup["seats"]:
+        seat.update(name=[*NAMES, "Nadia", "Oscar"][seat["seat"] - 1], stack=200, active=True)
+    assert http.put(server.url + "/api/setup", json=setup).ok
+    assert http.post(server.url + "/api/hands").ok
+    ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
+    try:
+        for cookie in http.cookies:
+            ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
+        page = ctx.new_page()
+        page.goto(server.url + "/dealer?lang=it")
+        deck, waiting = list(DECK), {9, 10}
+        while waiting:
+            hand = play_until(http, server.url, deck, lambda h: bool(
+                h["to_act"] in waiting and h["prompt"]["kind"] in ("act", "bring_in")))
+            seat = hand["to_act"]
+            waiting.discard(seat)
+            page.wait_for_selector(f'.seats .seat.turn[data-seat="{seat}"]')
+            page.wait_for_timeout(100)
+            page.screenshot(path=str(artifacts / f"dealer-ten-seats-{seat}-to-act-800x480.png"))
+            assert seat_in_sight(page, f'.seats .seat.turn[data-seat="{seat}"]'), seat
     finally:
         ctx.close()
