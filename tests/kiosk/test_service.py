@@ -93,6 +93,7 @@ def test_a_stored_hand_that_no_longer_replays_is_voided_and_the_table_starts(
     table.start_hand()
     play(table, stop_after=12)
     hand_id, number = table.hand_id, table.hand_number
+    assert hand_id is not None
     table.store.close()
     # a damaged log: the 8th entry now plays a card that the 1st entry already dealt
     connection = sqlite3.connect(tmp_path / "table.sqlite3")
