@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import requests
 
+from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import (
-    DEFAULT_MIN_CONFIDENCE,
     CardReading,
     Recognizer,
     load_image,
