@@ -9,8 +9,12 @@ The pipeline is classical location plus a small learned classifier:
    light, 32x32) with a second channel that keeps the red of the print or of the face, and run
    through ``model/cards.onnx`` with ``cv2.dnn``. The classes are the ranks (``6`` and ``9`` share
    a class, told apart later), the glyph ``1`` of a ten, the four suits and ``other``. The
-   classifier is trained on patches cut at every rotation, so the card may lie at any angle.
-3. *Assembly*: every confident rank is paired with the nearest confident suit of a matching size;
+   classifier is trained on patches cut at every rotation, so the card may lie at any angle; a
+   candidate that looks like a rank with a suit in reach (or a suit with a rank in reach) is read
+   again turned by a quarter, a half and three quarters, and its class probabilities are the
+   geometric mean of the four readings (a glyph must look the same at every turn to score high).
+3. *Assembly*: every confident rank is paired with the nearest confident suit of a matching size,
+   unless another rank lies nearer that suit (then the suit is that rank's, not this one's);
    the pair gives the card, its confidence (the product of both) and the direction of the index,
    from which a ``6`` is told from a ``9`` (where its loop lies) and the card's quad is estimated.
    The two corner indices of a card, or a repeated reading, collapse to one result per card.
@@ -39,7 +43,11 @@ CLASSES: tuple[str, ...] = (
 )
 RANK_CLASSES = frozenset("2345678TJQKA")
 SUIT_CLASSES = frozenset("cdhs")
+_RANK_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in RANK_CLASSES])
+_SUIT_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in SUIT_CLASSES])
 PATCH = 32
+#: the first reading's probability from which a rank or suit candidate is read at four turns
+RECHECK_PROB = 0.3
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -180,17 +188,30 @@ class Recognizer:
         self.net = cv2.dnn.readNetFromONNX(str(path))
         self.min_confidence = min_confidence
 
+    def _probabilities(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        probs_all: list[npt.NDArray[np.float32]] = []
+        for start in range(0, len(batch), 512):
+            self.net.setInput(np.ascontiguousarray(batch[start:start + 512]))
+            logits = self.net.forward().astype(np.float32)
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probs_all.append(e / e.sum(axis=1, keepdims=True))
+        return np.concatenate(probs_all)
+
     def classify(self, image: Image, gray: Image, glyphs: list[Glyph]) -> list[Glyph]:
         if not glyphs:
             return []
         batch = np.stack([glyph_patch(image, gray, g) for g in glyphs])
-        probs_all: list[npt.NDArray[np.float32]] = []
-        for start in range(0, len(batch), 512):
-            self.net.setInput(batch[start:start + 512])
-            logits = self.net.forward().astype(np.float32)
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            probs_all.append(e / e.sum(axis=1, keepdims=True))
-        probs = np.concatenate(probs_all)
+        probs = self._probabilities(batch)
+        # read the likely ranks and suits again at three more turns; keep the geometric mean
+        top = probs.argmax(axis=1)
+        recheck = _pairable(glyphs, top, probs.max(axis=1))
+        if len(recheck):
+            log_sum = np.log(np.maximum(probs[recheck], 1e-9))
+            for turns in (1, 2, 3):
+                turned = np.rot90(batch[recheck], turns, axes=(2, 3))
+                log_sum += np.log(np.maximum(self._probabilities(turned), 1e-9))
+            mean = np.exp(log_sum / 4.0)
+            probs[recheck] = mean / mean.sum(axis=1, keepdims=True)
         out = []
         for g, p in zip(glyphs, probs, strict=True):
             k = int(p.argmax())
@@ -206,7 +227,26 @@ class Recognizer:
         return assemble(glyphs, gray, self.min_confidence)
 
 
-def _nearest_suit(rank: Glyph, suits: list[Glyph]) -> Glyph | None:
+def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
+              prob: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Indices of the likely ranks with a likely suit in pairing reach, and of those suits: the
+    only candidates whose reading can make a card (the pips of the card body mostly have none)."""
+    sure = prob >= RECHECK_PROB
+    ranks = np.flatnonzero(sure & np.isin(top, _RANK_CLASS_IDS))
+    suits = np.flatnonzero(sure & np.isin(top, _SUIT_CLASS_IDS))
+    if not len(ranks) or not len(suits):
+        return np.zeros(0, np.intp)
+    pos = np.array([(g.cx, g.cy, g.size, g.dark) for g in glyphs], np.float64)
+    r, s = pos[ranks], pos[suits]
+    dist = np.hypot(r[:, None, 0] - s[None, :, 0], r[:, None, 1] - s[None, :, 1])
+    ratio = s[None, :, 2] / r[:, None, 2]
+    near = ((dist <= 2.2 * r[:, None, 2]) & (ratio >= 0.35) & (ratio <= 1.6)
+            & (r[:, None, 3] == s[None, :, 3]))
+    return np.concatenate([ranks[near.any(axis=1)], suits[near.any(axis=0)]])
+
+
+def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph | None:
+    """The nearest suit that fits the rank, unless another rank lies nearer to it."""
     best: tuple[float, Glyph] | None = None
     for s in suits:
         if s.dark != rank.dark:
@@ -219,7 +259,14 @@ def _nearest_suit(rank: Glyph, suits: list[Glyph]) -> Glyph | None:
             continue
         if best is None or d < best[0]:
             best = (d, s)
-    return None if best is None else best[1]
+    if best is None:
+        return None
+    d, s = best
+    for other in ranks:
+        if other is not rank and other.dark == rank.dark \
+                and math.hypot(s.cx - other.cx, s.cy - other.cy) < d:
+            return None
+    return s
 
 
 def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
@@ -261,7 +308,7 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameRe
     best: dict[str, CardReading] = {}
     unknown = 0
     for r in ranks:
-        s = _nearest_suit(r, suits)
+        s = _nearest_suit(r, suits, ranks)
         if s is None:
             continue
         rank = r.label
