@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -74,6 +75,21 @@ def test_folder_source_reads_images_in_name_order_and_loops(tmp_path: Path) -> N
     src = FolderSource(tmp_path / "cam")
     values = [int(src.read()[0, 0, 0]) for _ in range(5)]
     assert values == [10, 20, 30, 10, 20]
+
+
+def test_folder_source_lists_the_folder_again_on_every_pass(tmp_path: Path) -> None:
+    """A picture replaced (written aside, then renamed over it) or added is read from the next
+    pass: changing the pictures changes what the camera sees, as the whole-hand test does."""
+    folder = tmp_path / "cam"
+    _write_frames(folder, [10, 20])
+    src = FolderSource(folder)
+    assert [int(src.read()[0, 0, 0]) for _ in range(2)] == [10, 20]
+    ok, png = cv2.imencode(".png", _frame(30))
+    assert ok
+    (folder / "000.part").write_bytes(png.tobytes())
+    os.replace(folder / "000.part", folder / "000.png")
+    cv2.imwrite(str(folder / "005.png"), _frame(50))
+    assert [int(src.read()[0, 0, 0]) for _ in range(4)] == [30, 20, 50, 30]
 
 
 def test_capture_runs_in_the_background_and_delivers_frames(tmp_path: Path) -> None:
