@@ -16,13 +16,16 @@ import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from hardware.camera.recognize import CLASSES, Glyph, candidate_glyphs, glyph_patch
+
+if TYPE_CHECKING:
+    from hardware.training.fontdeck import FontDecks
 
 #: a BGR or grey picture as OpenCV returns it
 Image = npt.NDArray[Any]
@@ -241,14 +244,19 @@ class Scene:
 
 
 def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
-               size: tuple[int, int] = (960, 640)) -> Scene:
-    """A scene, its visible glyphs and its readable cards."""
+               size: tuple[int, int] = (960, 640), fonts: FontDecks | None = None,
+               font_share: float = 0.0, fans: tuple[int, int] = (1, 5),
+               apart: float = 260.0) -> Scene:
+    """A scene, its visible glyphs and its readable cards; with ``fonts``, that share of the
+    scenes is dealt from a deck drawn in a new font style instead of a rendered design."""
     w, h = size
     felt, falloff = _felt(rng, w, h)
     canvas = felt.copy()
     owner = np.full((h, w), -1, np.int32)
     deck_name = rng.choice(list(decks))
     arts = [a for a in decks[deck_name] if a.card != "back"]
+    if fonts is not None and rng.random() < font_share:
+        arts = fonts.deck(rng, rng.sample([r + s for r in RANKS for s in SUITS], 24))
     backs = [a for d in decks.values() for a in d if a.card == "back"] or drawn_backs()
     inverted = rng.random() < 0.25
     cam = _camera(rng, w, h)
@@ -256,12 +264,12 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
     rng.shuffle(arts)
     pool = iter(arts)
     centres: list[tuple[float, float]] = []
-    for _ in range(rng.randint(1, 5)):
+    for _ in range(rng.randint(*fans)):
         rank_px = rng.uniform(9, 24)
         angle = rng.uniform(0, 2 * math.pi)
         for _try in range(30):
             cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
-            if all(math.hypot(cx - a, cy - b) > 260 for a, b in centres):
+            if all(math.hypot(cx - a, cy - b) > apart for a, b in centres):
                 break
         else:
             break
@@ -394,10 +402,12 @@ def label_candidates(cands: list[Glyph], glyphs: list[tuple[str, npt.NDArray[np.
     return out
 
 
-def scene_samples(decks: dict[str, list[CardArt]], seed: int
+def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks | None = None,
+                  font_share: float = 0.0
                   ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     rng = random.Random(seed)
-    made = make_scene(decks, rng)
+    made = make_scene(decks, rng, size=(1280, 720), fonts=fonts, font_share=font_share,
+                      fans=(2, 8), apart=220.0)
     scene, glyphs = made.image, made.glyphs
     gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     cands = candidate_glyphs(gray)

@@ -23,25 +23,35 @@ import numpy.typing as npt
 from hardware.camera.recognize import CLASSES, MODEL_PATH, PATCH
 
 _DECKS: Any = None
+_FONTS: Any = None
+_FONT_SHARE = 0.0
 
 
-def _init(png_root: str) -> None:
-    global _DECKS
+def _init(png_root: str, font_share: float) -> None:
+    global _DECKS, _FONTS, _FONT_SHARE
     from hardware.training.synth import load_decks
 
     _DECKS = load_decks(Path(png_root))
+    if font_share > 0:
+        from hardware.training.fontdeck import FontDecks
+
+        _FONTS, _FONT_SHARE = FontDecks(), font_share
 
 
 def _one(seed: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     from hardware.training.synth import scene_samples
 
-    return scene_samples(_DECKS, seed)
+    return scene_samples(_DECKS, seed, _FONTS, _FONT_SHARE)
 
 
 def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers: int,
-             chunk: int = 100) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+             chunk: int = 100, font_share: float = 0.0
+             ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     """Patches of ``scenes`` scenes from ``first_seed`` on, cached in chunks under ``cache``
-    (an interrupted run, or a bigger one, reuses what is there)."""
+    (an interrupted run, or a bigger one, reuses what is there); ``font_share`` of the scenes
+    are dealt from decks drawn in the installed fonts."""
+    if font_share > 0:
+        cache = cache.with_name(f"{cache.name}-fonts{font_share:g}")
     cache.mkdir(parents=True, exist_ok=True)
     xs, ys = [], []
     pool = None
@@ -50,7 +60,7 @@ def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers:
             path = cache / f"scenes-{start}-{chunk}.npz"
             if not path.exists():
                 if pool is None:
-                    pool = Pool(workers, initializer=_init, initargs=(str(png_root),))
+                    pool = Pool(workers, initializer=_init, initargs=(str(png_root), font_share))
                 parts = pool.map(_one, range(start, start + chunk), chunksize=4)
                 np.savez(path, x=np.concatenate([p[0] for p in parts]),
                          y=np.concatenate([p[1] for p in parts]))
@@ -93,7 +103,10 @@ def augment(xb: Any) -> Any:
 
 
 def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[np.float16],
-          yv: npt.NDArray[np.int64], epochs: int, out: Path) -> None:
+          yv: npt.NDArray[np.int64], epochs: int, out: Path, label_smoothing: float = 0.0,
+          weight_power: float = 0.0) -> None:
+    """Plain cross-entropy by default: label smoothing and class weights put a floor under the
+    rare classes' probabilities, which caps how sure the classifier can be of the right one."""
     import torch
     import torch.nn as nn
 
@@ -101,9 +114,9 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
     torch.manual_seed(0)
     model = build_model()
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.5,
+    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** weight_power,
                            dtype=torch.float32)
-    loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=0.05)
+    loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=label_smoothing)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * (len(x) // 256 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -147,12 +160,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-other", type=int, default=10_000,
                         help="at most this many 'other' patches (the commonest class)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--font-share", type=float, default=0.5,
+                        help="share of scenes dealt from decks drawn in the installed fonts")
+    parser.add_argument("--label-smoothing", type=float, default=0.0)
+    parser.add_argument("--weight-power", type=float, default=0.0,
+                        help="class weights (1/count)**power; 0 for none")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     t0 = time.time()
-    x, y = generate(args.png, args.cache, 0, args.scenes, args.workers)
+    x, y = generate(args.png, args.cache, 0, args.scenes, args.workers,
+                    font_share=args.font_share)
     xv, yv = generate(args.png, args.cache, 10_000_000, args.val_scenes, args.workers,
-                      chunk=args.val_scenes)
+                      chunk=args.val_scenes, font_share=args.font_share)
     print(f"{len(x)} training patches from {args.scenes} scenes ({time.time() - t0:.0f} s)")
     other = CLASSES.index("other")
     keep = np.flatnonzero(y != other)
@@ -163,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     x, y = x[sel], y[sel]
     print("per class:", dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(),
                                  strict=True)))
-    train(x, y, xv, yv, args.epochs, args.out)
+    train(x, y, xv, yv, args.epochs, args.out, args.label_smoothing, args.weight_power)
     return 0
 
 
