@@ -260,6 +260,20 @@
     });
   }
 
+  /* while the dealer acts, the pot, the side pots and the last action sit in a line of their own
+     just above the action bar, never in the scrolling seat area (a small screen shows the pot
+     in the top bar only) */
+  function renderInfo(hand, acting) {
+    var info = $('table-info');
+    info.hidden = !acting;
+    if (!acting) { info.innerHTML = ''; return; }
+    info.innerHTML = '<span class="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>' +
+      (hand.pots.length > 1 ? '<span class="side-pots" data-testid="side-pots">' + hand.pots.map(function (p, i) {
+        return esc(i === 0 ? t('result.main') : t('result.side', { n: i })) + ' ' + p.amount;
+      }).join(' · ') + '</span>' : '') +
+      '<span class="last" data-testid="last-action">' + esc(hand.last_action ? hand.last_action.text : '') + '</span>';
+  }
+
   function render() {
     renderBar();
     var hand = state && state.hand;
@@ -269,6 +283,7 @@
     $('misdeal').disabled = !(hand && !hand.finished);
     if (!hand || hand.finished) {
       prompt.textContent = hand && hand.result ? t('dealer.result') : '';
+      renderInfo(hand, false);
       renderIdle(hand);
       return;
     }
@@ -280,14 +295,10 @@
     else if (kind === 'community') renderCommunity(hand);
     else if (kind === 'show') renderShow(hand);
     else {
-      var info = '<div class="table-info"><span class="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>' +
-        (hand.pots.length > 1 ? '<span>' + hand.pots.map(function (p, i) {
-          return esc(i === 0 ? t('result.main') : t('result.side', { n: i })) + ' ' + p.amount;
-        }).join(' · ') + '</span>' : '') +
-        '<span class="last" data-testid="last-action">' + esc(hand.last_action ? hand.last_action.text : '') + '</span></div>';
-      $('work').innerHTML = seatsHTML(hand, null).replace('class="seats"', 'class="seats big"') + info;
+      $('work').innerHTML = seatsHTML(hand, null).replace('class="seats"', 'class="seats big"');
       bindSeatTools();
     }
+    renderInfo(hand, kind === 'act' || kind === 'bring_in');
     if (kind === 'act' || kind === 'bring_in') {
       legal.innerHTML = legalHTML(hand);
       legal.querySelectorAll('[data-action]').forEach(function (b) {

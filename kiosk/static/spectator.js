@@ -17,14 +17,64 @@
     c.textContent = online ? '● ' + t('live.online') : '○ ' + t('live.offline');
   }
 
-  /* seats spread round an oval, clockwise from the dealer's left (the dealer sits at the top) */
-  function position(i, n) {
-    var angle = -Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;  /* from just right of the top, clockwise */
-    return { left: 50 + 37 * Math.cos(angle), top: 50 + 37 * Math.sin(angle) };
+  /* The seats sit in a ring round the felt, clockwise from the dealer's left (the dealer sits at
+     the top): a row across the top and one across the bottom, a column at each end. How many go
+     on each side (top, right, bottom, left) is chosen for each size of table so that the middle
+     of the felt stays free for the pot and, at the end of a hand, the result. */
+  var SIDES = { 2: [0, 1, 0, 1], 3: [0, 1, 1, 1], 4: [2, 0, 2, 0], 5: [2, 1, 1, 1], 6: [2, 1, 2, 1],
+    7: [2, 2, 1, 2], 8: [2, 2, 2, 2], 9: [2, 3, 1, 3], 10: [2, 3, 2, 3] };
+  var EDGE = 20, GAP = 24;  /* px from the rail; px between two seats */
+  /* games whose seats hold at most five cards get narrower seats (kiosk.css: .tv-table.five) */
+  var FIVE_CARDS = { 'five-card-stud': true, soko: true };
+
+  /* the centre of each seat's box, in seat order, for n seats of w x h px on a felt of W x H px */
+  function slots(n, W, H, w, h) {
+    var k = SIDES[n], out = [], i;
+    if (!k) {  /* not a size of table any game is played at: an even oval */
+      for (i = 0; i < n; i++) {
+        var a = -Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;
+        out.push({ x: W / 2 + (W / 2 - EDGE - w / 2) * Math.cos(a), y: H / 2 + (H / 2 - EDGE - h / 2) * Math.sin(a), side: '' });
+      }
+      return out;
+    }
+    /* seats in a row sit side by side; with no column at the ends (four players) they spread out */
+    var step = k[1] + k[3] ? w + GAP : Math.max(w + GAP, (W - 2 * EDGE - w) / 2);
+    function row(count, y, side) {  /* left to right, centred under the dealer */
+      var r = [];
+      for (var j = 0; j < count; j++) r.push({ x: W / 2 + (j - (count - 1) / 2) * step, y: y, side: side });
+      return r;
+    }
+    function column(count, x, side) {  /* top to bottom, centred on the felt */
+      var c = [];
+      for (var j = 0; j < count; j++) c.push({ x: x, y: H / 2 + (j - (count - 1) / 2) * (h + 2 * GAP), side: side });
+      return c;
+    }
+    var top = row(k[0], EDGE + h / 2, 'top'), half = Math.floor(k[0] / 2);
+    return top.slice(half)
+      .concat(column(k[1], W - EDGE - w / 2, 'right'))
+      .concat(row(k[2], H - EDGE - h / 2, 'bottom').reverse())
+      .concat(column(k[3], EDGE + w / 2, 'left').reverse())
+      .concat(top.slice(0, half));
   }
 
-  function seatHTML(s, hand, i, n, winners) {
-    var p = position(i, n), cls = 'tv-seat';
+  function layoutSeats() {
+    var table = $('tv-table'), seats = table.querySelectorAll('.tv-seat');
+    if (!seats.length) return;
+    var w = 0, h = 0;
+    seats.forEach(function (s) { w = Math.max(w, s.offsetWidth); h = Math.max(h, s.offsetHeight); });
+    var W = table.clientWidth, H = table.clientHeight, places = slots(seats.length, W, H, w, h);
+    seats.forEach(function (s, i) {
+      var p = places[i], own = s.offsetHeight;
+      /* a row keeps to its rail whatever the height of each of its seats */
+      var y = p.side === 'top' ? EDGE + own / 2 : p.side === 'bottom' ? H - EDGE - own / 2 : p.y;
+      s.style.left = p.x + 'px';
+      s.style.top = y + 'px';
+      s.dataset.side = p.side;
+    });
+  }
+
+  function seatHTML(s, hand, winners) {
+    var cls = 'tv-seat';
     if (hand && hand.to_act === s.seat && !hand.finished) cls += ' turn';
     if (s.folded) cls += ' folded';
     if (winners[s.seat]) cls += ' winner';
@@ -33,7 +83,7 @@
     var status = s.folded ? '<span class="badge fold" data-testid="seat-folded">' + esc(t('seat.folded')) + '</span>'
       : s.all_in ? '<span class="badge all-in" data-testid="seat-all-in">' + esc(t('seat.all_in')) + '</span>' : '';
     if (winners[s.seat]) status = esc('+' + winners[s.seat]);
-    return '<div class="' + cls + '" data-seat="' + s.seat + '" style="left:' + p.left + '%;top:' + p.top + '%">' +
+    return '<div class="' + cls + '" data-seat="' + s.seat + '">' +
       '<div class="who"><span class="name">' + esc(s.name) + '</span>' +
       (state.table.dealer === s.seat ? '<span class="dealer-button" title="dealer">' + esc(t('seat.dealer')) + '</span>' : '') +
       '<span class="stack">' + s.stack + '</span></div>' +
@@ -45,37 +95,90 @@
   function resultHTML(result) {
     var html = '<div class="tv-results" data-testid="tv-results">';
     result.pots.forEach(function (pot) {
-      html += '<h2>' + esc(pot.title) + ' · ' + pot.amount + '</h2>';
+      html += '<div class="pot"><h2>' + esc(pot.title) + ' · ' + pot.amount + '</h2>';
       pot.shares.forEach(function (sh) {
         html += '<div class="push"><span>' + esc(sh.name) + (sh.half === 'low' ? ' · ' + esc(t('result.low')) : '') +
           '</span><span>' + esc(sh.hand || t('result.uncontested')) + '</span><span class="amount">' + sh.amount + '</span></div>';
       });
       if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
       pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
+      html += '</div>';
     });
     /* an uncalled bet goes back to its owner: shown, so that a winner's total adds up on screen */
     (result.returned || []).forEach(function (r) {
-      html += '<div class="push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
+      html += '<div class="pot push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
         '</span><span class="amount">' + r.amount + '</span></div>';
     });
     return html + '</div>';
   }
 
-  /* the results go in the free band of felt between the seats above and below them, whatever
-     the number of seats (three seats leave it low on the table, eight leave it in the middle) */
-  function placeResults() {
-    var panel = tv.querySelector('.tv-results');
-    if (!panel) return;
-    var table = $('tv-table').getBoundingClientRect(), p = panel.getBoundingClientRect();
-    var middle = table.top + table.height / 2, top = table.top, bottom = table.bottom;
-    tv.querySelectorAll('.tv-seat').forEach(function (seat) {
-      var r = seat.getBoundingClientRect();
-      if (r.right <= p.left || r.left >= p.right) return;
-      if ((r.top + r.bottom) / 2 < middle) top = Math.max(top, r.bottom);
-      else bottom = Math.min(bottom, r.top);
+  /* The result goes where no seat is: the free rectangles of felt between the seats are listed
+     (each side on the rail or on the edge of a seat, a margin off every seat and bet), and the
+     panel goes as near the middle of the felt as one of them lets it, in one column or, when it
+     is too tall for every one, with its pots in two columns. */
+  var MARGIN = 16;
+  function freeRects(table) {
+    var t = table.getBoundingClientRect(), ox = t.left + table.clientLeft, oy = t.top + table.clientTop;
+    var W = table.clientWidth, H = table.clientHeight, boxes = [];
+    table.querySelectorAll('.tv-seat, .tv-seat .bet').forEach(function (e) {
+      var r = e.getBoundingClientRect();
+      boxes.push({ l: r.left - ox - MARGIN, r: r.right - ox + MARGIN, t: r.top - oy - MARGIN, b: r.bottom - oy + MARGIN });
     });
-    panel.style.top = ((top + bottom) / 2 - table.top) + 'px';
+    var x0s = [EDGE], x1s = [W - EDGE], y0s = [EDGE], y1s = [H - EDGE], out = [];
+    boxes.forEach(function (b) { x0s.push(b.r); x1s.push(b.l); y0s.push(b.b); y1s.push(b.t); });
+    x0s.forEach(function (x0) {
+      x1s.forEach(function (x1) {
+        if (x0 < EDGE || x1 > W - EDGE || x1 - x0 < 200) return;
+        y0s.forEach(function (y0) {
+          y1s.forEach(function (y1) {
+            if (y0 < EDGE || y1 > H - EDGE || y1 - y0 < 100) return;
+            var clear = boxes.every(function (b) { return b.r <= x0 || b.l >= x1 || b.b <= y0 || b.t >= y1; });
+            if (clear) out.push({ x0: x0, y0: y0, x1: x1, y1: y1 });
+          });
+        });
+      });
+    });
+    return out.sort(function (a, b) { return (b.x1 - b.x0) * (b.y1 - b.y0) - (a.x1 - a.x0) * (a.y1 - a.y0); });
   }
+  /* the centre nearest (cx, cy) of a w x h box inside rect r, or null if it does not fit */
+  function centreIn(r, w, h, cx, cy) {
+    if (r.x1 - r.x0 < w || r.y1 - r.y0 < h) return null;
+    var x = Math.min(Math.max(cx, r.x0 + w / 2), r.x1 - w / 2), y = Math.min(Math.max(cy, r.y0 + h / 2), r.y1 - h / 2);
+    return { x: x, y: y, off: Math.abs(x - cx) + Math.abs(y - cy) };
+  }
+  function nearest(rects, w, h, cx, cy) {
+    var best = null;
+    rects.forEach(function (r) {
+      var c = centreIn(r, w, h, cx, cy);
+      if (c && (!best || c.off < best.off)) best = c;
+    });
+    return best;
+  }
+
+  function placeResults() {
+    var panel = tv.querySelector('.tv-results'), table = $('tv-table');
+    if (!panel) return;
+    var rects = freeRects(table), cx = table.clientWidth / 2, cy = table.clientHeight / 2;
+    panel.classList.remove('two-col');
+    panel.style.width = '';
+    var place = nearest(rects, panel.offsetWidth, panel.offsetHeight, cx, cy);
+    /* too tall for every space: the pots in two columns, as wide as the widest space lets them */
+    for (var i = 0; !place && i < rects.length; i++) {
+      var r = rects[i];
+      panel.classList.add('two-col');
+      panel.style.width = Math.min(r.x1 - r.x0, 1400) + 'px';
+      place = centreIn(r, panel.offsetWidth, panel.offsetHeight, cx, cy);
+    }
+    if (!place) {  /* nothing fits anywhere: one column in the middle */
+      panel.classList.remove('two-col');
+      panel.style.width = '';
+      place = { x: cx, y: cy };
+    }
+    panel.style.left = place.x + 'px';
+    panel.style.top = place.y + 'px';
+  }
+
+  function layout() { layoutSeats(); placeResults(); }
 
   function render() {
     if (!state) return;
@@ -88,7 +191,7 @@
     if (hand && hand.finished && hand.result) {
       hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
     }
-    seats.forEach(function (s, i) { html += seatHTML(s, hand, i, seats.length, winners); });
+    seats.forEach(function (s) { html += seatHTML(s, hand, winners); });
     if (hand) {
       html += '<div class="tv-center"><div class="pot-label">' + esc(t('spectator.pot')) + '</div>' +
         '<div class="pot-total" data-testid="tv-pot">' + hand.total_pot + '</div>';
@@ -107,7 +210,8 @@
     }
     $('tv-table').innerHTML = html;
     $('tv-table').classList.toggle('has-results', !!(hand && hand.finished && hand.result));
-    placeResults();
+    $('tv-table').classList.toggle('five', !!FIVE_CARDS[table.game]);
+    layout();
     var turn = '';
     if (hand && !hand.finished && hand.to_act) {
       hand.seats.forEach(function (s) { if (s.seat === hand.to_act) turn = t('spectator.turn') + ': ' + s.name; });
@@ -119,6 +223,6 @@
     $('tv-turn').textContent = turn;
     $('tv-last').textContent = hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
   }
-  window.addEventListener('resize', placeResults);
+  window.addEventListener('resize', layout);
   conn();
 })();

@@ -1,0 +1,202 @@
+"""A full table, measured in real Chromium. On the TV (1920x1080, read from across the room) the
+result of a hand, with its side pots, never hides a seat's name or cards at any number of players:
+2, 6 and 8 at seven-card stud, 9 and 10 at five-card stud (its most). On the 800x480 dealer screen
+with 8, 9 and 10 seats the side pots and the last action stay in sight above the action bar while
+the dealer acts, whatever the seats below need to scroll."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_table_readability import (
+    DECK,
+    TV_MIN_PX,
+    cards_outside_seats,
+    font_px,
+    next_event,
+    overlapping_seats,
+)
+from tests.conftest import LiveKiosk
+from tests.kiosk import driver
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Marcello", "Nadia",
+         "Massimiliano"]
+
+
+def crowded(game: str, players: int) -> dict[str, Any]:
+    """``players`` seats of ``game``; Bruno (seat 2) is short and goes all in on the first
+    betting round, and at nine or ten seats Dario (seat 4) is short too: two side pots."""
+    setup = copy.deepcopy(driver.SETUP)
+    setup["game"] = game
+    setup["rules"]["burns"] = False
+    for seat in setup["seats"]:
+        n = seat["seat"]
+        seat.update(name=NAMES[n - 1], stack=200, active=n <= players)
+    setup["seats"][1]["stack"] = 14
+    if players >= 9:
+        setup["seats"][3]["stack"] = 30
+    return setup
+
+
+def play(http: Any, url: str, deck: list[str], stop: Callable[[dict[str, Any]], bool]
+         ) -> dict[str, Any]:
+    """Answer the dealer's prompts from the API until ``stop`` holds for the hand."""
+    while True:
+        hand: dict[str, Any] = http.get(url + "/api/state?lang=it").json()["hand"]
+        if stop(hand):
+            return hand
+        assert not hand["finished"], "the hand ended before the point under test"
+        answer = http.post(url + "/api/events", json=next_event(hand, deck))
+        assert answer.ok, answer.text
+
+
+def new_hand(http: Any, url: str, game: str, players: int) -> None:
+    assert http.put(url + "/api/setup", json=crowded(game, players)).ok
+    assert http.post(url + "/api/hands").ok
+
+
+# -- the TV ----
+def result_over_seats(tv: Any) -> list[list[str]]:
+    """Each part of a seat (its whole box, its name line, its cards) that the result panel
+    covers, even by a pixel."""
+    found: list[list[str]] = tv.evaluate(
+        """() => { const r = document.querySelector('[data-testid=tv-results]')
+                                     .getBoundingClientRect();
+            const hit = b => b.left < r.right && b.right > r.left
+                             && b.top < r.bottom && b.bottom > r.top;
+            const out = [];
+            document.querySelectorAll('.tv-seat').forEach(s => {
+                [['seat', s], ['name', s.querySelector('.who')],
+                 ['cards', s.querySelector('.cards')]].forEach(([part, e]) => {
+                    if (hit(e.getBoundingClientRect())) out.push([s.dataset.seat, part]);
+                });
+            });
+            return out; }"""
+    )
+    return found
+
+
+def result_off_the_felt(tv: Any) -> dict[str, Any] | None:
+    """The result panel's box if any of it leaves the felt (the table inside its rail) or shows
+    less than its whole text; None when it is whole and on the felt."""
+    box: dict[str, Any] | None = tv.evaluate(
+        """() => { const table = document.getElementById('tv-table');
+            const t = table.getBoundingClientRect();
+            const left = t.left + table.clientLeft, top = t.top + table.clientTop;
+            const right = left + table.clientWidth, bottom = top + table.clientHeight;
+            const e = document.querySelector('[data-testid=tv-results]');
+            const r = e.getBoundingClientRect();
+            const whole = e.scrollHeight <= e.clientHeight + 1
+                          && e.scrollWidth <= e.clientWidth + 1;
+            if (whole && r.left >= left && r.right <= right && r.top >= top && r.bottom <= bottom)
+                return null;
+            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, whole: whole,
+                    felt: [left, top, right, bottom]}; }"""
+    )
+    return box
+
+
+#: (players, game) for each hand the TV shows: seven-card stud up to its eight, hi/lo at eight
+#: for the tallest result (a high and a low share in each pot), five-card stud at nine and ten
+TV_TABLES = [(2, "seven-card-stud"), (6, "seven-card-stud"), (8, "seven-card-stud-hilo"),
+             (9, "five-card-stud"), (10, "five-card-stud")]
+
+
+def test_the_tv_result_hides_no_seat_at_any_number_of_players(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    http = server.dealer_session()
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        tv = ctx.new_page()
+        tv.goto(server.url + "/spectator?lang=it")
+        for players, game in TV_TABLES:
+            new_hand(http, server.url, game, players)
+            hand = play(http, server.url, list(DECK), lambda h: bool(h["finished"]))
+            assert len(hand["result"]["pots"]) >= (3 if players >= 9 else 1)
+            tv.wait_for_function(
+                """n => document.querySelectorAll('.tv-seat').length === n
+                        && document.querySelector('[data-testid=tv-results] .push')""",
+                arg=players)
+            tv.wait_for_timeout(100)
+            tv.screenshot(path=str(artifacts / f"tv-result-{players}-players.png"))
+            where = f"{players} players"
+            assert result_over_seats(tv) == [], where
+            assert result_off_the_felt(tv) is None, where
+            assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX, where
+            assert min(font_px(tv, '[data-testid="tv-results"] h2')) >= TV_MIN_PX, where
+            assert overlapping_seats(tv) == [], where
+            assert cards_outside_seats(tv, ".tv-seat") == [], where
+    finally:
+        ctx.close()
+
+
+# -- the small dealer screen ----
+def hidden_from_dealer(page: Any, selector: str) -> dict[str, Any] | None:
+    """Why the element is out of the dealer's sight on the screen as it is (outside the window,
+    under the action bar, covered by something else, text cut short); None when it is in sight."""
+    why: dict[str, Any] | None = page.evaluate(
+        """sel => { const e = document.querySelector(sel);
+            if (!e) return {missing: sel};
+            const r = e.getBoundingClientRect();
+            const bar = document.getElementById('actions').getBoundingClientRect();
+            const box = {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                         bar: bar.top, text: e.textContent};
+            if (r.width < 8 || r.height < 8) return {...box, why: 'no size'};
+            if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5
+                || r.right > innerWidth + 0.5)
+                return {...box, why: 'outside the window'};
+            if (r.bottom > bar.top + 0.5) return {...box, why: 'under the action bar'};
+            const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+            if (!top || !(e === top || e.contains(top))) return {...box, why: 'covered'};
+            if (e.scrollWidth > e.clientWidth + 1) return {...box, why: 'cut short'};
+            return null; }""",
+        selector,
+    )
+    return why
+
+
+DEALER_TABLES = [(8, "seven-card-stud"), (9, "five-card-stud"), (10, "five-card-stud")]
+
+
+def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    from tests.browser.test_kiosk_browser import check_touch_targets
+
+    server = live_kiosk()
+    http = server.dealer_session()
+    ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
+    try:
+        for cookie in http.cookies:
+            ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
+        page = ctx.new_page()
+        page.goto(server.url + "/dealer?lang=it")
+        for players, game in DEALER_TABLES:
+            new_hand(http, server.url, game, players)
+            hand = play(http, server.url, list(DECK), lambda h: bool(
+                len(h["pots"]) > 1 and h["prompt"]["kind"] == "act" and h["last_action"]))
+            page.wait_for_function(
+                """n => document.querySelectorAll('.seats .seat').length === n
+                        && document.querySelector('[data-testid=side-pots]')""",
+                arg=players)
+            page.wait_for_timeout(100)
+            page.screenshot(path=str(artifacts / f"dealer-{players}-seats-side-pot-800x480.png"))
+            where = f"{players} seats"
+            assert "laterale 1" in page.inner_text('[data-testid="side-pots"]'), where
+            assert page.inner_text('[data-testid="last-action"]') == hand["last_action"]["text"]
+            assert hidden_from_dealer(page, '[data-testid="side-pots"]') is None, where
+            assert hidden_from_dealer(page, '[data-testid="last-action"]') is None, where
+            assert hidden_from_dealer(page, '[data-testid="pot"]') is None, where
+            check_touch_targets(page)
+            assert http.post(server.url + "/api/misdeal").ok
+    finally:
+        ctx.close()
