@@ -92,24 +92,45 @@
       (s.bet ? '<div class="bet">' + s.bet + '</div>' : '') + '</div>';
   }
 
+  function shareHTML(name, half, hand, amount) {
+    return '<div class="push"><span>' + esc(name) + (half === 'low' ? ' · ' + esc(t('result.low')) : '') +
+      '</span><span>' + esc(hand || t('result.uncontested')) + '</span><span class="amount">' + amount + '</span></div>';
+  }
+  /* an uncalled bet goes back to its owner: shown, so that a winner's total adds up on screen */
+  function returnedHTML(result) {
+    return (result.returned || []).map(function (r) {
+      return '<div class="pot push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
+        '</span><span class="amount">' + r.amount + '</span></div>';
+    }).join('');
+  }
+  /* each pot: its winners, their hands and what each takes, and why an odd chip went where it did */
   function resultHTML(result) {
-    var html = '<div class="tv-results" data-testid="tv-results">';
+    var html = '';
     result.pots.forEach(function (pot) {
       html += '<div class="pot"><h2>' + esc(pot.title) + ' · ' + pot.amount + '</h2>';
-      pot.shares.forEach(function (sh) {
-        html += '<div class="push"><span>' + esc(sh.name) + (sh.half === 'low' ? ' · ' + esc(t('result.low')) : '') +
-          '</span><span>' + esc(sh.hand || t('result.uncontested')) + '</span><span class="amount">' + sh.amount + '</span></div>';
-      });
+      pot.shares.forEach(function (sh) { html += shareHTML(sh.name, sh.half, sh.hand, sh.amount); });
       if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
       pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
       html += '</div>';
     });
-    /* an uncalled bet goes back to its owner: shown, so that a winner's total adds up on screen */
-    (result.returned || []).forEach(function (r) {
-      html += '<div class="pot push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
-        '</span><span class="amount">' + r.amount + '</span></div>';
+    return html + returnedHTML(result);
+  }
+  /* when the pots one by one fit nowhere on the felt: the whole pot, and each winner's hand with
+     all it takes from every pot (the dealer's screen keeps the pot by pot detail) */
+  function summaryHTML(result) {
+    var total = 0, rows = [], byKey = {};
+    result.pots.forEach(function (pot) {
+      total += pot.amount;
+      pot.shares.forEach(function (sh) {
+        var key = sh.seat + '/' + sh.half, row = byKey[key];
+        if (!row) { row = byKey[key] = { name: sh.name, half: sh.half, hand: sh.hand, amount: 0 }; rows.push(row); }
+        row.amount += sh.amount;
+        row.hand = row.hand || sh.hand;
+      });
     });
-    return html + '</div>';
+    return '<div class="pot"><h2>' + esc(t('spectator.pot')) + ' · ' + total + '</h2>' +
+      rows.map(function (r) { return shareHTML(r.name, r.half, r.hand, r.amount); }).join('') + '</div>' +
+      returnedHTML(result);
   }
 
   /* The result goes where no seat is: the free rectangles of felt between the seats are listed
@@ -155,25 +176,30 @@
     return best;
   }
 
+  var results = null;  /* the finished hand's result, pot by pot and in brief */
   function placeResults() {
     var panel = tv.querySelector('.tv-results'), table = $('tv-table');
-    if (!panel) return;
+    if (!panel || !results) return;
     var rects = freeRects(table), cx = table.clientWidth / 2, cy = table.clientHeight / 2;
-    panel.classList.remove('two-col');
-    panel.style.width = '';
-    var place = nearest(rects, panel.offsetWidth, panel.offsetHeight, cx, cy);
-    /* too tall for every space: the pots in two columns, as wide as the widest space lets them */
-    for (var i = 0; !place && i < rects.length; i++) {
-      var r = rects[i];
-      panel.classList.add('two-col');
-      panel.style.width = Math.min(r.x1 - r.x0, 1400) + 'px';
-      place = centreIn(r, panel.offsetWidth, panel.offsetHeight, cx, cy);
-    }
-    if (!place) {  /* nothing fits anywhere: one column in the middle */
+    function fit(html, twoColumns) {
+      panel.innerHTML = html;
       panel.classList.remove('two-col');
       panel.style.width = '';
-      place = { x: cx, y: cy };
+      var place = nearest(rects, panel.offsetWidth, panel.offsetHeight, cx, cy);
+      /* the pots in two columns, as wide as the widest space lets them */
+      for (var i = 0; twoColumns && !place && i < rects.length; i++) {
+        var r = rects[i];
+        panel.classList.add('two-col');
+        panel.style.width = Math.min(r.x1 - r.x0, 1400) + 'px';
+        place = centreIn(r, panel.offsetWidth, panel.offsetHeight, cx, cy);
+      }
+      if (!place) { panel.classList.remove('two-col'); panel.style.width = ''; }
+      return place;
     }
+    var place = fit(results.full, true), brief = !place;
+    if (brief) place = fit(results.brief, false);
+    panel.classList.toggle('brief', brief);
+    place = place || { x: cx, y: cy };  /* nothing fits anywhere: in the middle */
     panel.style.left = place.x + 'px';
     panel.style.top = place.y + 'px';
   }
@@ -197,15 +223,18 @@
         '<div class="pot-total" data-testid="tv-pot">' + hand.total_pot + '</div>';
       if (hand.pots.length > 1) {
         html += '<div class="side-pots">' + hand.pots.map(function (p, i) {
-          return esc(i === 0 ? t('spectator.main_pot') : t('spectator.side_pot', { n: i })) + ': ' + p.amount;
+          /* a long line of pots wraps between pots, never inside one */
+          return '<span class="one-pot">' + esc(i === 0 ? t('spectator.main_pot') : t('spectator.side_pot', { n: i })) + ': ' + p.amount + '</span>';
         }).join(' · ') + '</div>';
       }
       if (hand.community && hand.community.length) {
         html += '<div class="community cards">' + hand.community.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</div>';
       }
       html += '</div>';
-      if (hand.finished && hand.result) html += resultHTML(hand.result);
+      results = hand.finished && hand.result ? { full: resultHTML(hand.result), brief: summaryHTML(hand.result) } : null;
+      if (results) html += '<div class="tv-results" data-testid="tv-results"></div>';
     } else {
+      results = null;
       html += '<div class="tv-waiting">' + esc(t('spectator.waiting')) + '</div>';
     }
     $('tv-table').innerHTML = html;

@@ -30,18 +30,15 @@ NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Marcel
          "Massimiliano"]
 
 
-def crowded(game: str, players: int) -> dict[str, Any]:
-    """``players`` seats of ``game``; Bruno (seat 2) is short and goes all in on the first
-    betting round, and at nine or ten seats Dario (seat 4) is short too: two side pots."""
+def crowded(game: str, players: int, short: dict[int, int]) -> dict[str, Any]:
+    """``players`` seats of ``game`` with 200 chips each but the ``short`` stacks (seat: chips),
+    which go all in along the way: each short stack of its own size makes one more side pot."""
     setup = copy.deepcopy(driver.SETUP)
     setup["game"] = game
     setup["rules"]["burns"] = False
     for seat in setup["seats"]:
         n = seat["seat"]
-        seat.update(name=NAMES[n - 1], stack=200, active=n <= players)
-    setup["seats"][1]["stack"] = 14
-    if players >= 9:
-        setup["seats"][3]["stack"] = 30
+        seat.update(name=NAMES[n - 1], stack=short.get(n, 200), active=n <= players)
     return setup
 
 
@@ -57,8 +54,8 @@ def play(http: Any, url: str, deck: list[str], stop: Callable[[dict[str, Any]], 
         assert answer.ok, answer.text
 
 
-def new_hand(http: Any, url: str, game: str, players: int) -> None:
-    assert http.put(url + "/api/setup", json=crowded(game, players)).ok
+def new_hand(http: Any, url: str, game: str, players: int, short: dict[int, int]) -> None:
+    assert http.put(url + "/api/setup", json=crowded(game, players, short)).ok
     assert http.post(url + "/api/hands").ok
 
 
@@ -103,38 +100,60 @@ def result_off_the_felt(tv: Any) -> dict[str, Any] | None:
     return box
 
 
-#: (players, game) for each hand the TV shows: seven-card stud up to its eight, hi/lo at eight
-#: for the tallest result (a high and a low share in each pot), five-card stud at nine and ten
-TV_TABLES = [(2, "seven-card-stud"), (6, "seven-card-stud"), (8, "seven-card-stud-hilo"),
-             (9, "five-card-stud"), (10, "five-card-stud")]
+def result_amounts(tv: Any) -> list[int]:
+    amounts: list[int] = tv.eval_on_selector_all(
+        '[data-testid="tv-results"] .amount', "els => els.map(e => parseInt(e.textContent, 10))")
+    return amounts
+
+
+#: each hand the TV shows: players, game, short stacks (seat: chips), side pots it makes.
+#: Seven-card stud up to its eight players, five-card stud at nine and ten (its most); hi/lo
+#: results are the tallest (a high and a low share in each pot, odd-chip notes).
+TV_TABLES = [
+    (2, "seven-card-stud", {2: 14}, 0),
+    (6, "seven-card-stud-hilo", {2: 14, 4: 30, 5: 22}, 2),
+    (8, "seven-card-stud-hilo", {2: 14, 4: 30, 7: 22}, 3),
+    (9, "five-card-stud", {2: 14, 4: 30, 7: 22}, 3),
+    (10, "five-card-stud", {2: 14, 4: 30, 7: 22, 9: 8}, 4),
+]
 
 
 def test_the_tv_result_hides_no_seat_at_any_number_of_players(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
 ) -> None:
+    """The result panel covers no seat, stays whole on the felt in letters read from across the
+    room, and adds up to what the hand paid out. Pot by pot when that fits anywhere (in two
+    columns if needed: ten players, five pots); else each winner's total from every pot (eight
+    players at hi/lo with four pots split high and low)."""
     server = live_kiosk()
     http = server.dealer_session()
     ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
     try:
         tv = ctx.new_page()
         tv.goto(server.url + "/spectator?lang=it")
-        for players, game in TV_TABLES:
-            new_hand(http, server.url, game, players)
+        for players, game, short, side_pots in TV_TABLES:
+            new_hand(http, server.url, game, players, short)
             hand = play(http, server.url, list(DECK), lambda h: bool(h["finished"]))
-            assert len(hand["result"]["pots"]) >= (3 if players >= 9 else 1)
+            result = hand["result"]
+            where = f"{players} players"
+            assert len(result["pots"]) == side_pots + 1, (where, result["pots"])
             tv.wait_for_function(
                 """n => document.querySelectorAll('.tv-seat').length === n
                         && document.querySelector('[data-testid=tv-results] .push')""",
                 arg=players)
             tv.wait_for_timeout(100)
             tv.screenshot(path=str(artifacts / f"tv-result-{players}-players.png"))
-            where = f"{players} players"
             assert result_over_seats(tv) == [], where
             assert result_off_the_felt(tv) is None, where
             assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX, where
             assert min(font_px(tv, '[data-testid="tv-results"] h2')) >= TV_MIN_PX, where
             assert overlapping_seats(tv) == [], where
             assert cards_outside_seats(tv, ".tv-seat") == [], where
+            paid = sum(p["amount"] for p in result["payouts"])
+            assert sum(result_amounts(tv)) == paid, where
+            if players >= 9:  # five-card stud's short results still go pot by pot
+                shown = tv.inner_text('[data-testid="tv-results"]')
+                assert all(pot["title"] in shown for pot in result["pots"]), where
     finally:
         ctx.close()
 
@@ -164,7 +183,8 @@ def hidden_from_dealer(page: Any, selector: str) -> dict[str, Any] | None:
     return why
 
 
-DEALER_TABLES = [(8, "seven-card-stud"), (9, "five-card-stud"), (10, "five-card-stud")]
+DEALER_TABLES = [(8, "seven-card-stud", {2: 14}), (9, "five-card-stud", {2: 14, 4: 30}),
+                 (10, "five-card-stud", {2: 14, 4: 30})]
 
 
 def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
@@ -180,8 +200,8 @@ def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
             ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
         page = ctx.new_page()
         page.goto(server.url + "/dealer?lang=it")
-        for players, game in DEALER_TABLES:
-            new_hand(http, server.url, game, players)
+        for players, game, short in DEALER_TABLES:
+            new_hand(http, server.url, game, players, short)
             hand = play(http, server.url, list(DECK), lambda h: bool(
                 len(h["pots"]) > 1 and h["prompt"]["kind"] == "act" and h["last_action"]))
             page.wait_for_function(
