@@ -269,7 +269,7 @@
     if (!acting) { info.innerHTML = ''; return; }
     info.innerHTML = '<span class="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>' +
       (hand.pots.length > 1 ? '<span class="side-pots" data-testid="side-pots">' + hand.pots.map(function (p, i) {
-        return esc(i === 0 ? t('result.main') : t('result.side', { n: i })) + ' ' + p.amount;
+        return '<span class="one-pot">' + esc(i === 0 ? t('result.main') : t('result.side', { n: i })) + ' ' + p.amount + '</span>';
       }).join(' · ') + '</span>' : '') +
       '<span class="last" data-testid="last-action">' + esc(hand.last_action ? hand.last_action.text : '') + '</span>';
   }

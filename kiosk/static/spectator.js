@@ -135,8 +135,8 @@
 
   /* The result goes where no seat is: the free rectangles of felt between the seats are listed
      (each side on the rail or on the edge of a seat, a margin off every seat and bet), and the
-     panel goes as near the middle of the felt as one of them lets it, in one column or, when it
-     is too tall for every one, with its pots in two columns. */
+     panel goes as near the middle of the felt as one of them lets it: pot by pot in one column;
+     if that is too tall for every one, in two columns; if that fits nowhere either, in brief. */
   var MARGIN = 16;
   function freeRects(table) {
     var t = table.getBoundingClientRect(), ox = t.left + table.clientLeft, oy = t.top + table.clientTop;
@@ -186,9 +186,10 @@
       panel.classList.remove('two-col');
       panel.style.width = '';
       var place = nearest(rects, panel.offsetWidth, panel.offsetHeight, cx, cy);
-      /* the pots in two columns, as wide as the widest space lets them */
+      /* the pots in two columns, in a space wide enough for two (largest first) */
       for (var i = 0; twoColumns && !place && i < rects.length; i++) {
         var r = rects[i];
+        if (r.x1 - r.x0 < 720) continue;
         panel.classList.add('two-col');
         panel.style.width = Math.min(r.x1 - r.x0, 1400) + 'px';
         place = centreIn(r, panel.offsetWidth, panel.offsetHeight, cx, cy);

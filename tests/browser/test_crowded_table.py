@@ -183,8 +183,16 @@ def hidden_from_dealer(page: Any, selector: str) -> dict[str, Any] | None:
     return why
 
 
-DEALER_TABLES = [(8, "seven-card-stud", {2: 14}), (9, "five-card-stud", {2: 14, 4: 30}),
-                 (10, "five-card-stud", {2: 14, 4: 30})]
+#: players, game, short stacks, pots on the table when the screen is checked (at ten, four pots
+#: and the last action take two lines)
+DEALER_TABLES = [(8, "seven-card-stud", {2: 14}, 2), (9, "five-card-stud", {2: 14, 4: 30}, 2),
+                 (10, "five-card-stud", {2: 14, 4: 30, 7: 22, 9: 8}, 4)]
+
+
+def acting_with(pots: int) -> Callable[[dict[str, Any]], bool]:
+    """A seat to act, at least ``pots`` pots, and an action already taken on this street."""
+    return lambda h: bool(
+        len(h["pots"]) >= pots and h["prompt"]["kind"] == "act" and h["last_action"])
 
 
 def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
@@ -200,10 +208,9 @@ def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
             ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
         page = ctx.new_page()
         page.goto(server.url + "/dealer?lang=it")
-        for players, game, short in DEALER_TABLES:
+        for players, game, short, pots in DEALER_TABLES:
             new_hand(http, server.url, game, players, short)
-            hand = play(http, server.url, list(DECK), lambda h: bool(
-                len(h["pots"]) > 1 and h["prompt"]["kind"] == "act" and h["last_action"]))
+            hand = play(http, server.url, list(DECK), acting_with(pots))
             page.wait_for_function(
                 """n => document.querySelectorAll('.seats .seat').length === n
                         && document.querySelector('[data-testid=side-pots]')""",
