@@ -14,6 +14,11 @@ else ``"source"`` in ``instance/camera.json``) and wires the readings to the tab
 - *Auto-confirm* (house setting, off by default): a proposal read in at least ``auto_frames``
   frames at or above ``auto_threshold`` is entered by itself. A reading below the threshold, or a
   card already in the hand, is only ever shown, flagged, never entered.
+- *Face-down cards*: about twice a second (never on every frame) the card backs in the frame are
+  counted per seat zone (``hardware.camera.down``). The count is in the ``camera`` state
+  (``"down": {"3": 2}``); when a seat of the hand shows another number of face-down cards than
+  the engine dealt it, in three counts in a row, the dealer screen shows a hint
+  ("Seat 3: face-down cards seen 1, dealt 2"). The camera never names a face-down card.
 - The spectator screen is untouched: it shows cards once they are in the hand.
 """
 
@@ -41,6 +46,10 @@ from kiosk.views.auth import dealer_required, is_dealer
 log = logging.getLogger(__name__)
 
 ENV_SOURCE = "STUD_KIOSK_CAMERA"
+#: seconds between two counts of the face-down cards (the recogniser reads every frame)
+DOWN_INTERVAL_S = 0.5
+#: counts in a row that must disagree with the engine before the dealer sees a hint
+DOWN_HINT_COUNTS = 3
 CONFIG_FILE = "camera.json"
 DEFAULTS: dict[str, Any] = {
     "auto_confirm": False,
@@ -96,6 +105,9 @@ class TableCamera:
         self.status: dict[str, str] = {"state": "off", "detail": ""}
         self.frame_size: tuple[int, int] = (1280, 720)
         self.proposals: list[dict[str, Any]] = []
+        #: seat -> face-down cards the camera sees in its zone (the latest count)
+        self.down_seen: dict[int, int] = {}
+        self._down_history: list[dict[int, int]] = []
         self._latest_jpeg: bytes | None = None
         self.capture: Any = None
         self.loop: Any = None
@@ -222,6 +234,46 @@ class TableCamera:
         self._broadcast()
         return out
 
+    def update_down(self, centres: list[tuple[float, float]], frame_size: tuple[int, int]) -> None:
+        """A new count of the face-down cards: ``centres`` of the card backs found in the frame
+        (``hardware.camera.down.DownCard.center``), counted per calibrated seat zone."""
+        with self.lock:
+            self.frame_size = frame_size
+            seen = dict.fromkeys(self.zones, 0)
+            for x, y in centres:
+                seat = self.seat_at(x, y)
+                if seat is not None:
+                    seen[seat] += 1
+            self.down_seen = seen
+            self._down_history = [*self._down_history, seen][-DOWN_HINT_COUNTS:]
+        self._broadcast()
+
+    def down_dealt(self) -> dict[int, int]:
+        """Seat -> face-down cards the engine dealt it that still lie face down (seats of the
+        hand that have not folded)."""
+        hand = self.table.hand
+        if hand is None or hand.finished:
+            return {}
+        return {s.number: sum(1 for c in s.cards if not c.up and not c.exposed)
+                for s in hand.state.seats if not s.folded and s.cards}
+
+    def down_hints(self) -> list[dict[str, int]]:
+        """Seats whose face-down cards the camera counted differently from the engine in each of
+        the last :data:`DOWN_HINT_COUNTS` counts."""
+        with self.table.lock:
+            dealt = self.down_dealt()
+        with self.lock:
+            history = list(self._down_history)
+        if len(history) < DOWN_HINT_COUNTS:
+            return []
+        hints = []
+        for seat, n in sorted(dealt.items()):
+            counts = [h.get(seat) for h in history]
+            if any(c is None or c == n for c in counts):
+                continue
+            hints.append({"seat": seat, "seen": int(history[-1][seat]), "dealt": n})
+        return hints
+
     def _auto_ok(self, p: dict[str, Any]) -> bool:
         s = self.settings
         return bool(s["auto_confirm"] and p["state"] == "ok" and p["frames"] >= s["auto_frames"]
@@ -247,6 +299,7 @@ class TableCamera:
     # ---- state for the screens ----------------------------------------------------------------
 
     def snapshot(self, lang: str) -> dict[str, Any]:
+        hints = [dict(h, text=_ui("camera.down_hint", lang, **h)) for h in self.down_hints()]
         with self.lock:
             props = [dict(p, text=self.proposal_text(p, lang)) for p in self.proposals]
             return {
@@ -254,6 +307,8 @@ class TableCamera:
                 "zones": {str(k): v for k, v in sorted(self.zones.items())},
                 "settings": dict(self.settings),
                 "proposals": props,
+                "down": {str(k): v for k, v in sorted(self.down_seen.items())},
+                "down_hints": hints,
                 "frame": list(self.frame_size),
             }
 
@@ -295,6 +350,7 @@ class TableCamera:
         import cv2
 
         from hardware.camera.capture import Capture, Status
+        from hardware.camera.down import find_down_cards
         from hardware.camera.recognize import Recognizer
         from hardware.camera.stable import CameraLoop, Stabilizer
 
@@ -307,8 +363,9 @@ class TableCamera:
         self.capture = Capture.from_spec(source, on_status=on_status,
                                          frame_interval_s=frame_interval_s)
         last_jpeg = [0.0]
+        last_down = [0.0]
 
-        def on_proposals(proposals: list[Any], _result: Any) -> None:
+        def on_proposals(proposals: list[Any], result: Any) -> None:
             _, frame = self.capture.latest()
             if frame is None:
                 return
@@ -318,7 +375,14 @@ class TableCamera:
                 if ok:
                     self.set_frame(jpg.tobytes())
                 last_jpeg[0] = now
-            self.update(proposals, (frame.shape[1], frame.shape[0]))
+            size = (frame.shape[1], frame.shape[0])
+            self.update(proposals, size)
+            if now - last_down[0] >= DOWN_INTERVAL_S:
+                # counted at a low rate: the recogniser keeps the frame rate
+                last_down[0] = now
+                if self.zones:
+                    downs = find_down_cards(frame, result)
+                    self.update_down([d.center for d in downs], size)
 
         self.loop = CameraLoop(self.capture, recognizer, on_proposals, Stabilizer(3, 5),
                                on_error=lambda exc: log.warning("camera: %s", exc))

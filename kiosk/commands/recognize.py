@@ -1,4 +1,5 @@
-"""``stud-kiosk recognize``: read the face-up cards in pictures of the table."""
+"""``stud-kiosk recognize``: read the face-up cards in pictures of the table and count the
+face-down ones (found by their backs, never named)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,16 @@ import json
 import sys
 from pathlib import Path
 
-HELP = "recognise the face-up cards in camera pictures (one JSON line per picture with --json)"
+HELP = ("recognise the face-up cards and count the face-down ones in camera pictures "
+        "(one JSON line per picture with --json)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG or PNG pictures")
     parser.add_argument("--json", action="store_true",
                         help='print one JSON line per picture: {"file", "cards": [{"card", '
-                             '"confidence", "quad"}]}')
+                             '"confidence", "quad"}], "down": [{"quad", "center"}]} (face-down '
+                             'cards are only counted and placed, never named)')
     parser.add_argument("--min-confidence", type=float, default=None,
                         help="report only cards at or above this confidence, 0..1 "
                              "(default: the model's tuned threshold)")
@@ -23,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hardware.camera import DEFAULT_MIN_CONFIDENCE
+    from hardware.camera.down import find_down_cards
     from hardware.camera.recognize import (
         MODEL_PATH,
         RecognitionError,
@@ -42,19 +46,23 @@ def run(args: argparse.Namespace) -> int:
     failures = 0
     for name in args.images:
         try:
-            result = recognizer.read(load_image(name))
+            image = load_image(name)
+            result = recognizer.read(image)
+            downs = find_down_cards(image, result)
         except RecognitionError as exc:
             failures += 1
             print(f"{exc}", file=sys.stderr)
             if args.json:
-                print(json.dumps({"file": Path(name).name, "cards": [], "error": str(exc)}),
+                print(json.dumps({"file": Path(name).name, "cards": [], "down": [],
+                                  "error": str(exc)}),
                       flush=True)
             continue
         if args.json:
-            line = {"file": Path(name).name, "cards": [c.to_json() for c in result.cards]}
+            line = {"file": Path(name).name, "cards": [c.to_json() for c in result.cards],
+                    "down": [d.to_json() for d in downs]}
             print(json.dumps(line), flush=True)
         else:
             cards = ", ".join(f"{c.card} {c.confidence:.0%}" for c in result.cards) or "no card"
             extra = f" ({result.unknown} unread)" if result.unknown else ""
-            print(f"{name}: {cards}{extra}", flush=True)
+            print(f"{name}: {cards}{extra}; {len(downs)} face down", flush=True)
     return 1 if failures else 0

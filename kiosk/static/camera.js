@@ -51,6 +51,11 @@
     if (state.status.state !== 'off' && state.status.state !== 'connected') {
       html += '<div class="camera-status" data-testid="camera-status">' + esc(state.status.text) + '</div>';
     }
+    (state.down_hints || []).forEach(function (h) {
+      html += '<div class="camera-down-hint" style="color: var(--warn)" data-seat="' + h.seat +
+        '" data-testid="camera-down-hint">' +
+        esc(h.text) + '</div>';
+    });
     state.proposals.forEach(function (p) {
       var cls = p.state === 'ok' ? 'btn' : 'btn btn-ghost camera-flagged';
       html += '<button type="button" class="' + cls + '" data-seat="' + p.seat + '" data-card="' + esc(p.card) +

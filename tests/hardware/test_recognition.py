@@ -136,7 +136,7 @@ def test_cli_prints_one_json_line_per_picture(tmp_path: Path) -> None:
     assert "truncated JPEG" in lines[1]["error"] and lines[1]["cards"] == []
     assert "broken.jpg" in proc.stderr
     for line in (lines[0], lines[2]):
-        assert set(line) == {"file", "cards"}
+        assert set(line) == {"file", "cards", "down"}
         for card in line["cards"]:
             assert set(card) == {"card", "confidence", "quad"}
             assert len(card["card"]) == 2 and card["card"][1] in "cdhs"
