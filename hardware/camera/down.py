@@ -25,6 +25,7 @@ Each found card has the quad of its visible part and its centre; never a rank or
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +111,15 @@ _COEF = np.array([
 N_FEATURES = 23
 
 
+@functools.lru_cache(maxsize=4)
+def _basis(h: int, w: int) -> npt.NDArray[np.float32]:
+    """A quadratic surface's terms at every pixel (1, x, y, x², xy, y²), x and y in 0..1."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx /= w
+    yy /= h
+    return np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], -1).reshape(-1, 6)
+
+
 def _felt(lab: npt.NDArray[np.float32], lab8: Image
           ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
     """The felt mask and the felt's fitted brightness (L of Lab) at every pixel."""
@@ -120,19 +130,18 @@ def _felt(lab: npt.NDArray[np.float32], lab8: Image
     a0, b0 = ia * 4 + 2.0, ib * 4 + 2.0
     dc = np.hypot(a - a0, b - b0)
     h, w = L.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    xx /= w
-    yy /= h
-    basis = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], -1).reshape(-1, 6)
+    basis = _basis(h, w)
     cand = (dc < P.felt_chroma).ravel()
     lum = L.ravel()
     coef = np.array([float(np.median(lum)), 0, 0, 0, 0, 0], np.float32)
-    step = max(1, cand.size // 20000)
+    step = max(1, cand.size // 6000)
     for _ in range(3):
         idx = np.flatnonzero(cand)[::step]
         if len(idx) < 50:
             break
-        coef = np.linalg.lstsq(basis[idx], lum[idx], rcond=None)[0].astype(np.float32)
+        sub = basis[idx]
+        coef = np.linalg.solve(sub.T @ sub + 1e-3 * np.eye(6, dtype=np.float32),
+                               sub.T @ lum[idx]).astype(np.float32)
         cand = cand & (np.abs(lum - basis @ coef) < 2 * P.felt_light)
     lfit = (basis @ coef).reshape(h, w).astype(np.float32)
     felt = (dc < P.felt_chroma) & (np.abs(L - lfit) < P.felt_light)
@@ -149,7 +158,7 @@ def _spread(x: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.float32]:
 
 
 def pixel_features(image: Image) -> tuple[npt.NDArray[np.float32], float]:
-    """The measures of every pixel at the work scale (height x width x 23), and that scale."""
+    """The measures of every pixel at the work scale (23 x height x width), and that scale."""
     h0, w0 = image.shape[:2]
     scale = WORK_WIDTH / w0
     small = cv2.resize(image, (WORK_WIDTH, max(1, round(h0 * scale))),
@@ -164,31 +173,45 @@ def pixel_features(image: Image) -> tuple[npt.NDArray[np.float32], float]:
     std5 = _spread(L, 3) / 50.0
     feltf = felt.astype(np.float32)
     light = ((white > 0.6) & ~felt).astype(np.float32)
-    f = [white, (L - lfit) / 100.0, np.hypot(a, b) / 100.0, std5, feltf]
+    out = np.empty((N_FEATURES, *L.shape), np.float32)
+    out[0] = white
+    out[1] = (L - lfit) / 100.0
+    out[2] = np.hypot(a, b) / 100.0
+    out[3] = std5
+    out[4] = feltf
+    n = 5
     for k in (5, 11, 21):
-        f += [_box(std5, k), _box(light, k), _box(feltf, k), _box(white, k)]
-        f += [np.sqrt(_spread(a, k) ** 2 + _spread(b, k) ** 2) / 50.0, _spread(L, k) / 50.0]
-    return np.stack(f, -1).astype(np.float32), scale
+        out[n] = _box(std5, k)
+        out[n + 1] = _box(light, k)
+        out[n + 2] = _box(feltf, k)
+        out[n + 3] = _box(white, k)
+        out[n + 4] = np.sqrt(_spread(a, k) ** 2 + _spread(b, k) ** 2) / 50.0
+        out[n + 5] = _spread(L, k) / 50.0
+        n += 6
+    return out, scale
 
 
-def _model(coef: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32],
-                                                   npt.NDArray[np.float32], float]:
+def _model(coef: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float32], float]:
+    """The quadratic form's matrix with the linear terms as a last row, and the bias."""
     n = N_FEATURES
-    lin = coef[1:n + 1].astype(np.float32)
-    quad = np.zeros((n, n), np.float32)
-    quad[np.triu_indices(n)] = coef[n + 1:]
-    return lin, quad, float(coef[0])
+    quad = np.zeros((n + 1, n), np.float32)
+    quad[:n][np.triu_indices(n)] = coef[n + 1:]
+    quad[n] = coef[1:n + 1]
+    return quad, float(coef[0])
 
 
-_LIN, _QUAD, _BIAS = _model(_COEF)
+_QUAD, _BIAS = _model(_COEF)
 
 
 def back_probability(feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The chance that each pixel is a card back: logistic of the measures and their products."""
-    x = feats.reshape(-1, feats.shape[-1])
-    z = x @ _LIN + np.einsum("ij,ij->i", x @ _QUAD, x) + _BIAS
-    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))), np.float32).reshape(
-        feats.shape[:2])
+    """The chance that each pixel is a card back: logistic of the measures (``feats``: 23 x ...)
+    and their products."""
+    x = np.ascontiguousarray(feats.reshape(N_FEATURES, -1), np.float32)
+    # OpenCV's product: steadier than BLAS threads on a busy two-core machine
+    qx = cv2.gemm(_QUAD, x, 1.0, None, 0.0)  # type: ignore[call-overload]
+    z = np.einsum("ij,ij->j", qx[:N_FEATURES], x) + qx[N_FEATURES] + _BIAS
+    prob = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+    return np.asarray(prob, np.float32).reshape(feats.shape[1:])
 
 
 def _inside(quad: npt.NDArray[np.float32], x: float, y: float) -> bool:
@@ -202,7 +225,11 @@ def find_down_cards(image: Image, face_up: Any = None, debug: dict[str, Any] | N
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("expected a colour (BGR) image of shape (height, width, 3)")
     feats, scale = pixel_features(image)
-    prob = back_probability(feats)
+    # the model only where a card may be: the felt far from anything is no back
+    near = feats[6] < 0.999  # felt share within 5 px
+    prob = np.zeros(feats.shape[1:], np.float32)
+    if near.any():
+        prob[near] = back_probability(feats[:, near])
     mask: Image = (prob > P.prob).astype(np.uint8)
     if P.open_px:
         k = 2 * P.open_px + 1
@@ -235,3 +262,154 @@ def find_down_cards(image: Image, face_up: Any = None, debug: dict[str, Any] | N
         found.append(DownCard(tuple((float(px), float(py)) for px, py in box), (cx, cy)))
     found.sort(key=lambda d: (d.center[1], d.center[0]))
     return found
+
+
+# ---- fitting the back model (needs the rendered decks of hardware/training) ---------------------
+
+def procedural_backs(rng: Any, count: int, width: int = 300, height: int = 420) -> list[Any]:
+    """Card backs drawn here in many designs, so that the model learns what a back is rather
+    than one design: a ground (dark, mid or light, any hue) under a lattice, dots, checks,
+    stripes, scrolls or a plain field with an emblem, with or without a light margin."""
+    from hardware.training.synth import CardArt
+
+    out: list[Any] = []
+    for _ in range(count):
+        ground = np.array([rng.randint(0, 255) for _ in range(3)], np.float32)
+        if rng.random() < 0.3:  # light grounds: cream, pale blue, grey
+            ground = 255 - (255 - ground) * rng.uniform(0.05, 0.3)
+        ink = np.array([rng.randint(0, 255) for _ in range(3)], np.float32)
+        if rng.random() < 0.5:
+            ink = np.where(ground.mean() > 128, ground * rng.uniform(0.2, 0.6),
+                           ground + (255 - ground) * rng.uniform(0.4, 0.9))
+        img = np.empty((height, width, 3), np.uint8)
+        img[:] = ground.astype(np.uint8)
+        col = tuple(int(c) for c in ink)
+        kind = rng.choice(["lattice", "dots", "checks", "stripes", "scrolls", "emblem"])
+        step = rng.randint(8, 30)
+        thick = rng.randint(1, 4)
+        if kind == "lattice":
+            for k in range(-height, width + height, step):
+                cv2.line(img, (k, 0), (k + height, height), col, thick, cv2.LINE_AA)
+                cv2.line(img, (k + height, 0), (k, height), col, thick, cv2.LINE_AA)
+        elif kind == "dots":
+            r = max(2, step // rng.randint(3, 5))
+            for yy in range(0, height, step):
+                for xx in range((yy // step % 2) * step // 2, width, step):
+                    cv2.circle(img, (xx, yy), r, col, -1, cv2.LINE_AA)
+        elif kind == "checks":
+            for yy in range(0, height, step):
+                for xx in range(0, width, step):
+                    if (xx // step + yy // step) % 2:
+                        img[yy:yy + step, xx:xx + step] = col
+        elif kind == "stripes":
+            for k in range(-height, width + height, step):
+                cv2.line(img, (k, 0), (k + height // 2, height), col, thick + 1, cv2.LINE_AA)
+        elif kind == "scrolls":
+            for _k in range(rng.randint(20, 60)):
+                c = (rng.randint(0, width), rng.randint(0, height))
+                ax = (rng.randint(6, 40), rng.randint(6, 40))
+                cv2.ellipse(img, c, ax, rng.uniform(0, 180), 0, rng.randint(120, 360), col,
+                            thick, cv2.LINE_AA)
+        else:
+            cv2.ellipse(img, (width // 2, height // 2), (width // 4, height // 5),
+                        rng.uniform(0, 90), 0, 360, col, -1, cv2.LINE_AA)
+        if rng.random() < 0.5:  # a frame line inside the margin
+            m2 = rng.randint(14, 40)
+            cv2.rectangle(img, (m2, m2), (width - m2, height - m2), col, thick + 1)
+        if rng.random() < 0.85:  # a light margin, as most decks print
+            m = rng.randint(width // 30, width // 10)
+            light = rng.randint(200, 255)
+            img[:m, :] = light
+            img[-m:, :] = light
+            img[:, :m] = light
+            img[:, -m:] = light
+        out.append(CardArt("back", img, np.zeros((height, width), bool), [], 0.0))
+    return out
+
+
+def _training_pixels(scenes: int, seed: int, png_root: Any
+                     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Pixel measures and back labels from synthetic scenes (permitted decks and drawn backs)."""
+    import random
+
+    from hardware.training.synth import _rounded_mask, load_decks, make_scene
+
+    rng = random.Random(seed)
+    decks = load_decks(png_root)
+    for name in decks:
+        decks[name] = decks[name] + procedural_backs(rng, 3)
+    pick = np.random.default_rng(seed)
+    xs, ys = [], []
+    for _ in range(scenes):
+        scene = make_scene(decks, random.Random(rng.randrange(1 << 30)), size=(1280, 720))
+        owner = np.full((720, 1280), -1, np.int32)
+        for idx, p in enumerate(scene.placed):
+            ih, iw = p.art.image.shape[:2]
+            m = cv2.warpPerspective(_rounded_mask(iw, ih), p.matrix, (1280, 720),
+                                    flags=cv2.INTER_AREA)
+            owner[m > 127] = idx
+        feats, _scale = pixel_features(scene.image)
+        own = cv2.resize(owner, feats.shape[:0:-1], interpolation=cv2.INTER_NEAREST)
+        is_down = np.array([not p.face_up for p in scene.placed] + [False])
+        y = is_down[own]
+        # card edges and the light margin of a back are neither back nor not back
+        edge = cv2.morphologyEx(own.astype(np.float32), cv2.MORPH_GRADIENT,
+                                np.ones((3, 3), np.uint8)) > 0
+        care = ~(edge | (y & (feats[0] > 0.6)))
+        flat = feats.reshape(N_FEATURES, -1).T
+        for group in (y & care, (own >= 0) & ~y & care, (own < 0) & care):
+            rows = np.flatnonzero(group.ravel())
+            if len(rows):
+                rows = pick.choice(rows, min(len(rows), 1500), replace=False)
+                xs.append(flat[rows])
+                ys.append(y.ravel()[rows])
+    return np.concatenate(xs), np.concatenate(ys).astype(np.float32)
+
+
+def _expand(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    iu = np.triu_indices(x.shape[1])
+    return np.column_stack([x, (x[:, :, None] * x[:, None, :])[:, iu[0], iu[1]]])
+
+
+def fit_model(x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], l2: float = 1e-4,
+              iterations: int = 12) -> npt.NDArray[np.float64]:
+    """Quadratic logistic regression by Newton's method; the coefficients in ``_COEF``'s order."""
+    z = _expand(x.astype(np.float64))
+    mu, sd = z.mean(0), z.std(0) + 1e-6
+    zs = np.column_stack([np.ones(len(z)), (z - mu) / sd])
+    w = np.zeros(zs.shape[1])
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-zs @ w))
+        grad = zs.T @ (p - y) + l2 * len(y) * w
+        hess = (zs * (p * (1 - p))[:, None]).T @ zs + l2 * len(y) * np.eye(len(w))
+        w -= np.linalg.solve(hess, grad)
+    coef = w[1:] / sd
+    return np.concatenate([[w[0] - float(np.sum(w[1:] * mu / sd))], coef])
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="fit the card-back model on synthetic scenes")
+    parser.add_argument("--fit", action="store_true", required=True)
+    parser.add_argument("--scenes", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=500_000)
+    parser.add_argument("--rows", type=int, default=150_000)
+    parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
+    args = parser.parse_args(argv)
+    x, y = _training_pixels(args.scenes, args.seed, args.png)
+    keep = np.random.default_rng(0).choice(len(x), min(len(x), args.rows), replace=False)
+    coef = fit_model(x[keep], y[keep])
+    print(f"# {len(keep)} pixels of {args.scenes} scenes, {y.mean():.3f} back")
+    print("_COEF = np.array([")
+    for k in range(0, len(coef), 8):
+        print("    " + ", ".join(f"{v:.6g}" for v in coef[k:k + 8]) + ",")
+    print("], np.float64)")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
