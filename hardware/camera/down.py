@@ -225,11 +225,23 @@ def find_down_cards(image: Image, face_up: Any = None, debug: dict[str, Any] | N
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("expected a colour (BGR) image of shape (height, width, 3)")
     feats, scale = pixel_features(image)
+    prob = back_map(feats)
+    return cards_from_map(prob, scale, face_up, debug)
+
+
+def back_map(feats: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The chance of card back at every pixel of the work scale (:func:`pixel_features`)."""
     # the model only where a card may be: the felt far from anything is no back
     near = feats[6] < 0.999  # felt share within 5 px
     prob = np.zeros(feats.shape[1:], np.float32)
     if near.any():
         prob[near] = back_probability(feats[:, near])
+    return prob
+
+
+def cards_from_map(prob: npt.NDArray[np.float32], scale: float, face_up: Any = None,
+                   debug: dict[str, Any] | None = None) -> list[DownCard]:
+    """The face-down cards in a map of back chances (:func:`back_map`)."""
     mask: Image = (prob > P.prob).astype(np.uint8)
     if P.open_px:
         k = 2 * P.open_px + 1
@@ -327,21 +339,23 @@ def procedural_backs(rng: Any, count: int, width: int = 300, height: int = 420) 
     return out
 
 
-def _training_pixels(scenes: int, seed: int, png_root: Any
+def _training_pixels(scenes: int, seed: int, png_root: Any, drawn_backs: int = 0
                      ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """Pixel measures and back labels from synthetic scenes (permitted decks and drawn backs)."""
+    """Pixel measures and back labels from synthetic scenes of the permitted decks (and, if
+    asked, ``drawn_backs`` backs of :func:`procedural_backs` added to every deck)."""
     import random
 
     from hardware.training.synth import _rounded_mask, load_decks, make_scene
 
-    rng = random.Random(seed)
     decks = load_decks(png_root)
-    for name in decks:
-        decks[name] = decks[name] + procedural_backs(rng, 3)
-    pick = np.random.default_rng(seed)
+    if drawn_backs:
+        rng = random.Random(seed)
+        for name in decks:
+            decks[name] = decks[name] + procedural_backs(rng, drawn_backs)
+    pick = np.random.default_rng(0)
     xs, ys = [], []
-    for _ in range(scenes):
-        scene = make_scene(decks, random.Random(rng.randrange(1 << 30)), size=(1280, 720))
+    for n in range(seed, seed + scenes):
+        scene = make_scene(decks, random.Random(n), size=(1280, 720))
         owner = np.full((720, 1280), -1, np.int32)
         for idx, p in enumerate(scene.placed):
             ih, iw = p.art.image.shape[:2]
@@ -396,9 +410,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=120)
     parser.add_argument("--seed", type=int, default=500_000)
     parser.add_argument("--rows", type=int, default=150_000)
+    parser.add_argument("--drawn-backs", type=int, default=0,
+                        help="drawn backs added to every deck (measured: no better on new designs)")
     parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
     args = parser.parse_args(argv)
-    x, y = _training_pixels(args.scenes, args.seed, args.png)
+    x, y = _training_pixels(args.scenes, args.seed, args.png, args.drawn_backs)
     keep = np.random.default_rng(0).choice(len(x), min(len(x), args.rows), replace=False)
     coef = fit_model(x[keep], y[keep])
     print(f"# {len(keep)} pixels of {args.scenes} scenes, {y.mean():.3f} back")
