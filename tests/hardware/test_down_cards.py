@@ -10,6 +10,7 @@ import math
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 
 from hardware.camera.down import DownCard, find_down_cards
+from hardware.camera.recognize import load_image
 from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
 from kiosk.camera import DOWN_HINT_COUNTS, TableCamera
 from kiosk.service import TableService
@@ -50,8 +52,7 @@ def _drawn_face(rank: str, red: bool) -> CardArt | None:
         cv2.putText(corner, rank, (8, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.5, ink, 4, cv2.LINE_AA)
         cv2.circle(corner, (26, 78), 14, ink, -1, cv2.LINE_AA)
         if turned:
-            corner = cv2.rotate(corner, cv2.ROTATE_180)
-            img[h - 122:h - 12, w - 72:w - 12] = corner
+            img[h - 122:h - 12, w - 72:w - 12] = corner[::-1, ::-1]
         else:
             img[12:122, 12:72] = corner
 
@@ -73,7 +74,7 @@ def drawn_decks() -> dict[str, list[CardArt]]:
 def _quad(p: Any) -> np.ndarray:
     ih, iw = p.art.image.shape[:2]
     corners = np.array([[[0, 0], [iw, 0], [iw, ih], [0, ih]]], np.float64)
-    return cv2.perspectiveTransform(corners, p.matrix)[0]
+    return np.asarray(cv2.perspectiveTransform(corners, p.matrix)[0], np.float64)
 
 
 def _owner(placed: list[Any], size: tuple[int, int]) -> np.ndarray:
@@ -158,7 +159,7 @@ def test_committed_scenes_count_close_to_the_labels() -> None:
     labels = json.loads((FIXTURES / "labels.json").read_text(encoding="utf-8"))["images"]
     errors = []
     for item in labels:
-        image = cv2.imread(str(FIXTURES / item["file"]))
+        image = load_image(FIXTURES / item["file"])
         true = sum(1 for c in item["cards"] if not c["face_up"])
         errors.append(abs(len(find_down_cards(image)) - true))
     print("committed scenes, count errors:", errors)
@@ -170,7 +171,7 @@ def test_validation_counts() -> None:
     labels = json.loads((VALIDATION / "labels.json").read_text(encoding="utf-8"))["images"]
     close = exact = 0
     for item in labels[::3]:
-        image = cv2.imread(str(VALIDATION / item["file"]))
+        image = load_image(VALIDATION / item["file"])
         true = sum(1 for c in item["cards"] if not c["face_up"])
         err = abs(len(find_down_cards(image)) - true)
         exact += err == 0
@@ -191,7 +192,7 @@ def test_cli_json_has_the_down_cards_and_never_names_them() -> None:
     assert [line["file"] for line in lines] == ["scene03.jpg", "scene08.jpg"]
     for line, path in zip(lines, files, strict=True):
         assert "cards" in line and "down" in line
-        expected = find_down_cards(cv2.imread(str(path)))
+        expected = find_down_cards(load_image(path))
         assert len(line["down"]) == len(expected)
         for d in line["down"]:
             assert set(d) == {"quad", "center"}
@@ -257,9 +258,31 @@ def test_a_flicker_is_no_hint(camera: TableCamera) -> None:
 
 
 def test_the_payload_counts_a_real_picture(camera: TableCamera) -> None:
-    image = cv2.imread(str(FIXTURES / "scene03.jpg"))
+    image = load_image(FIXTURES / "scene03.jpg")
     found = find_down_cards(image)
     camera.set_zones({"1": [0.0, 0.0, 1.0, 1.0]})
     camera.update_down([d.center for d in found], FRAME)
     assert camera.snapshot("en")["down"] == {"1": len(found)}
     assert len(found) >= 3
+
+
+def test_the_camera_loop_counts_down_cards_in_real_frames(table: TableService,
+                                                          tmp_path: Path) -> None:
+    from hardware.camera.recognize import Recognizer
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    image = load_image(FIXTURES / "scene03.jpg")
+    cv2.imwrite(str(folder / "0001.png"), image)
+    expected = len(find_down_cards(image, Recognizer(min_confidence=0.2).read(image)))
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    cam.set_zones({"1": [0.0, 0.0, 1.0, 1.0]})
+    cam.start(str(folder), frame_interval_s=0.1)
+    try:
+        deadline = time.monotonic() + 30
+        while not cam.down_seen and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        cam.stop()
+    assert cam.snapshot("en")["down"] == {"1": expected}
+    assert expected >= 3
