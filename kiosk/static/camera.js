@@ -52,7 +52,7 @@
       html += '<div class="camera-status" data-testid="camera-status">' + esc(state.status.text) + '</div>';
     }
     (state.down_hints || []).forEach(function (h) {
-      html += '<div class="camera-down-hint" style="color: var(--warn)" data-seat="' + h.seat +
+      html += '<div class="camera-down-hint" style="color: var(--warn); font-weight: 600; padding: .3rem .6rem" data-seat="' + h.seat +
         '" data-testid="camera-down-hint">' +
         esc(h.text) + '</div>';
     });

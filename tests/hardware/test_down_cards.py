@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
 from kiosk.camera import DOWN_HINT_COUNTS, TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
+from tests.conftest import LiveKiosk
 from tests.kiosk import driver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,3 +288,46 @@ def test_the_camera_loop_counts_down_cards_in_real_frames(table: TableService,
         cam.stop()
     assert cam.snapshot("en")["down"] == {"1": expected}
     assert expected >= 3
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_dealer_screen_shows_a_down_card_hint(live_kiosk: Callable[..., LiveKiosk],
+                                                  chromium: Any, artifacts: Path,
+                                                  tmp_path: Path) -> None:
+    """Seat 1's zone holds the whole of scene03 (six backs) but the engine dealt it two down
+    cards: after three counts the camera area of the dealer screen says so."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    image = load_image(FIXTURES / "scene03.jpg")
+    cv2.imwrite(str(folder / "0001.png"), image)
+    server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder)})
+    session = server.dealer_session()
+    assert session.put(server.url + "/api/setup", json=copy.deepcopy(driver.SETUP)).ok
+    assert session.post(server.url + "/api/hands").ok
+    for _ in range(2):
+        assert session.post(server.url + "/api/events",
+                            json={"type": "deal", "seat": 1, "card": None, "up": False}).ok
+    assert session.post(server.url + "/api/camera/zones",
+                        json={"zones": {"1": [0.0, 0.0, 1.0, 1.0]}}).ok
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        context.add_cookies(
+            [{"name": k, "value": v, "url": server.url} for k, v in session.cookies.items()])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/dealer?lang=en")
+        hint = page.locator('[data-testid="camera-down-hint"]')
+        hint.first.wait_for(state="visible", timeout=20_000)
+        text = hint.first.inner_text()
+        state = session.get(server.url + "/api/camera").json()
+        seen = state["down"]["1"]
+        assert seen != 2 and seen >= 3
+        assert text == f"Seat 1: face-down cards seen {seen}, dealt 2"
+        assert hint.count() == 1  # seats without a zone are not counted
+        assert all("card" not in h for h in state["down_hints"])
+        page.screenshot(path=str(artifacts / "dealer-down-hint-1280x800.png"))
+        assert errors == []
+    finally:
+        context.close()
