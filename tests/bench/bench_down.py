@@ -14,9 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
-
 from hardware.camera.down import find_down_cards
+from hardware.camera.recognize import load_image
 
 FIXTURES = Path(__file__).resolve().parents[1] / "hardware" / "fixtures" / "camera"
 
@@ -25,8 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--passes", type=int, default=5)
     args = parser.parse_args(argv)
-    frames = [cv2.imread(str(p)) for p in sorted(FIXTURES.glob("scene*.jpg"))]
-    frames = [f for f in frames if f is not None and f.shape[:2] == (720, 1280)]
+    frames = [load_image(p) for p in sorted(FIXTURES.glob("scene*.jpg"))]
+    frames = [f for f in frames if f.shape[:2] == (720, 1280)]
     if not frames:
         print("no 1280x720 scene in the fixtures", file=sys.stderr)
         return 2
