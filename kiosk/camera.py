@@ -55,6 +55,8 @@ CONFIG_FILE = "camera.json"
 DEFAULTS: dict[str, Any] = {
     "auto_confirm": False,
     "auto_frames": 5,
+    # the face-down count misses many backs (docs/camera.md): its hints are opt-in
+    "down_hints": False,
     "auto_threshold": 0.95,
     "min_confidence": DEFAULT_MIN_CONFIDENCE,
 }
@@ -165,7 +167,7 @@ class TableCamera:
         for key, value in values.items():
             if key not in DEFAULTS:
                 raise CameraError("camera.err.settings")
-            if key == "auto_confirm":
+            if key in ("auto_confirm", "down_hints"):
                 if not isinstance(value, bool):
                     raise CameraError("camera.err.settings")
                 new[key] = value
@@ -260,7 +262,9 @@ class TableCamera:
 
     def down_hints(self) -> list[dict[str, int]]:
         """Seats whose face-down cards the camera counted differently from the engine in each of
-        the last :data:`DOWN_HINT_COUNTS` counts."""
+        the last :data:`DOWN_HINT_COUNTS` counts; none unless the house turned the hints on."""
+        if not self.settings["down_hints"]:
+            return []
         with self.table.lock:
             dealt = self.down_dealt()
         with self.lock:

@@ -88,6 +88,7 @@
     if (!page || !state) return;
     $('camera-status').textContent = state.status.text;
     $('camera-auto').checked = !!state.settings.auto_confirm;
+    $('camera-down-hints').checked = !!state.settings.down_hints;
     $('camera-frames').value = state.settings.auto_frames;
     $('camera-threshold').value = Math.round(state.settings.auto_threshold * 100);
     drawZones();
@@ -95,6 +96,7 @@
   function saveSettings() {
     socket.emit('camera_calibrate', { settings: {
       auto_confirm: $('camera-auto').checked,
+      down_hints: $('camera-down-hints').checked,
       auto_frames: parseInt($('camera-frames').value, 10),
       auto_threshold: parseInt($('camera-threshold').value, 10) / 100
     } }, function (ack) { note(ack && ack.ok ? t('camera.settings_saved') : ((ack && ack.error) || '?')); });

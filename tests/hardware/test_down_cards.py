@@ -22,7 +22,7 @@ import pytest
 from hardware.camera.down import DownCard, find_down_cards
 from hardware.camera.recognize import load_image
 from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
-from kiosk.camera import DOWN_HINT_COUNTS, TableCamera
+from kiosk.camera import DOWN_HINT_COUNTS, CameraError, TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.conftest import LiveKiosk
@@ -228,7 +228,29 @@ def table(tmp_path: Path) -> TableService:
 def camera(table: TableService, tmp_path: Path) -> TableCamera:
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
     cam.set_zones({str(k): v for k, v in ZONES.items()})
+    cam.set_settings({"down_hints": True})
     return cam
+
+
+def test_down_hints_are_off_until_the_house_turns_them_on(
+    table: TableService, tmp_path: Path
+) -> None:
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    cam.set_zones({str(k): v for k, v in ZONES.items()})
+    assert cam.settings["down_hints"] is False
+    centres = [(100.0, 300.0), (150.0, 320.0), (600.0, 300.0), (700.0, 310.0), (1100.0, 300.0)]
+    for _ in range(DOWN_HINT_COUNTS + 1):
+        cam.update_down(centres, FRAME)
+    snap = cam.snapshot("en")
+    assert snap["down"] == {"1": 2, "2": 2, "3": 1}  # counted all the same
+    assert snap["down_hints"] == []
+    cam.set_settings({"down_hints": True})
+    assert [h["seat"] for h in cam.snapshot("en")["down_hints"]] == [3]
+    # kept with the table's camera settings
+    again = TableCamera(table, tmp_path / "camera-table-1.json")
+    assert again.settings["down_hints"] is True
+    with pytest.raises(CameraError):
+        cam.set_settings({"down_hints": "yes"})
 
 
 def test_the_camera_payload_counts_down_cards_per_seat(camera: TableCamera) -> None:
@@ -310,6 +332,7 @@ def test_the_dealer_screen_shows_a_down_card_hint(live_kiosk: Callable[..., Live
                             json={"type": "deal", "seat": 1, "card": None, "up": False}).ok
     assert session.post(server.url + "/api/camera/zones",
                         json={"zones": {"1": [0.0, 0.0, 1.0, 1.0]}}).ok
+    assert session.post(server.url + "/api/camera/settings", json={"down_hints": True}).ok
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     try:
         context.add_cookies(
