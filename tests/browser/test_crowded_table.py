@@ -1,6 +1,8 @@
 """A full table, measured in real Chromium. On the TV (1920x1080, read from across the room) the
 result of a hand, with its side pots, never hides a seat's name or cards at any number of players:
-2, 6 and 8 at seven-card stud, 9 and 10 at five-card stud (its most). On the 800x480 dealer screen
+2, 6 and 8 at seven-card stud, 9 and 10 at five-card stud (its most); every word of it, down to
+why an odd chip went where it did and that no low qualified, is in the TV's body size or larger.
+On the 800x480 dealer screen
 with 8, 9 and 10 seats the side pots and the last action stay in sight above the action bar while
 the dealer acts, whatever the seats below need to scroll."""
 
@@ -100,6 +102,34 @@ def result_off_the_felt(tv: Any) -> dict[str, Any] | None:
     return box
 
 
+def result_texts_by_size(tv: Any) -> dict[str, Any]:
+    """Every piece of text in the result panel (headings, lines, amounts, notes on odd chips and
+    missing lows), each with the size it is drawn in: ``all`` counts them, ``small`` lists those
+    under the TV's body size as [text, px]."""
+    found: dict[str, Any] = tv.evaluate(
+        """min => { const panel = document.querySelector('[data-testid=tv-results]');
+            const walk = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+            const out = {all: 0, small: []};
+            for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                const text = n.textContent.trim();
+                if (!text) continue;
+                const px = parseFloat(getComputedStyle(n.parentElement).fontSize);
+                out.all += 1;
+                if (px < min) out.small.push([text, px]);
+            }
+            return out; }""",
+        TV_MIN_PX,
+    )
+    return found
+
+
+def result_notes(tv: Any) -> list[str]:
+    """The notes under the pots of the result panel (odd chips, no qualifying low)."""
+    notes: list[str] = tv.eval_on_selector_all(
+        '[data-testid="tv-results"] .why', "els => els.map(e => e.textContent.trim())")
+    return notes
+
+
 def result_amounts(tv: Any) -> list[int]:
     amounts: list[int] = tv.eval_on_selector_all(
         '[data-testid="tv-results"] .amount', "els => els.map(e => parseInt(e.textContent, 10))")
@@ -108,29 +138,34 @@ def result_amounts(tv: Any) -> list[int]:
 
 #: each hand the TV shows: players, game, short stacks (seat: chips), side pots it makes.
 #: Seven-card stud up to its eight players, five-card stud at nine and ten (its most); hi/lo
-#: results are the tallest (a high and a low share in each pot, odd-chip notes).
+#: results are the tallest (a high and a low share in each pot, odd-chip notes). At six players
+#: no low qualifies in any pot (a note under each); at ten Nadia's 9 chips leave the first side
+#: pot odd (43) for Anna and Bruno's tied aces: a note says who takes the odd chip and why.
 TV_TABLES = [
     (2, "seven-card-stud", {2: 14}, 0),
     (6, "seven-card-stud-hilo", {2: 14, 4: 30, 5: 22}, 2),
     (8, "seven-card-stud-hilo", {2: 14, 4: 30, 7: 22}, 3),
     (9, "five-card-stud", {2: 14, 4: 30, 7: 22}, 3),
-    (10, "five-card-stud", {2: 14, 4: 30, 7: 22, 9: 8}, 4),
+    (10, "five-card-stud", {2: 14, 4: 30, 7: 22, 9: 9}, 4),
 ]
+NO_LOW = "nessun basso valido"
 
 
 def test_the_tv_result_hides_no_seat_at_any_number_of_players(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
 ) -> None:
     """The result panel covers no seat, stays whole on the felt in letters read from across the
-    room, and adds up to what the hand paid out. Pot by pot when that fits anywhere (in two
-    columns if needed: ten players, five pots); else each winner's total from every pot (eight
-    players at hi/lo with four pots split high and low)."""
+    room (every text in it, notes included), and adds up to what the hand paid out. Pot by pot
+    when that fits anywhere, with the notes on odd chips and missing lows (in two columns if
+    needed: ten players, five pots); else each winner's total from every pot (eight players at
+    hi/lo with four pots split high and low)."""
     server = live_kiosk()
     http = server.dealer_session()
     ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
     try:
         tv = ctx.new_page()
         tv.goto(server.url + "/spectator?lang=it")
+        shown_notes: list[str] = []
         for players, game, short, side_pots in TV_TABLES:
             new_hand(http, server.url, game, players, short)
             hand = play(http, server.url, list(DECK), lambda h: bool(h["finished"]))
@@ -147,6 +182,17 @@ def test_the_tv_result_hides_no_seat_at_any_number_of_players(
             assert result_off_the_felt(tv) is None, where
             assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX, where
             assert min(font_px(tv, '[data-testid="tv-results"] h2')) >= TV_MIN_PX, where
+            texts = result_texts_by_size(tv)
+            assert texts["all"] > 0 and texts["small"] == [], (where, texts)
+            notes = result_notes(tv)
+            if not tv.eval_on_selector('[data-testid="tv-results"]',
+                                       "e => e.classList.contains('brief')"):
+                # pot by pot: each pot's notes, as the dealer's screen has them
+                wanted = [n for pot in result["pots"]
+                          for n in [NO_LOW] * pot["no_low"] + pot["odd_chips"]]
+                assert len(notes) == len(wanted), (where, notes, wanted)
+                assert all(w in n for w, n in zip(wanted, notes, strict=True)), (where, notes)
+            shown_notes += notes
             assert overlapping_seats(tv) == [], where
             assert cards_outside_seats(tv, ".tv-seat") == [], where
             paid = sum(p["amount"] for p in result["payouts"])
@@ -154,6 +200,9 @@ def test_the_tv_result_hides_no_seat_at_any_number_of_players(
             if players >= 9:  # five-card stud's short results still go pot by pot
                 shown = tv.inner_text('[data-testid="tv-results"]')
                 assert all(pot["title"] in shown for pot in result["pots"]), where
+        # the size check above measured both kinds of note, not only headings and lines
+        assert any(NO_LOW in n for n in shown_notes), shown_notes
+        assert any("fiche dispari" in n for n in shown_notes), shown_notes
     finally:
         ctx.close()
 
