@@ -167,6 +167,8 @@ class FontDecks:
             "red": (rng.randint(0, 70), rng.randint(0, 60), rng.randint(150, 235)),
             "joined_ten": rng.random() < 0.3,
             "frame": rng.random() < 0.35,
+            # suit under the rank, beside it, or in the other top corner
+            "layout": rng.choices(("stacked", "beside", "apart"), weights=(8, 1, 1))[0],
         }
         base = rng.randint(215, 255)
         tint = [rng.randint(-25, 5) for _ in range(3)] if rng.random() < 0.5 else [0, 0, 0]
@@ -254,8 +256,13 @@ class FontDecks:
         sm = self._suit_mask(suit, suit_h, style, suits)
         if sm is None:
             return None
-        centre = style["x"] + total_w / 2
-        sx, sy = centre - sm.shape[1] / 2, y + rank_h + style["gap"] * rank_h
+        if style["layout"] == "beside":
+            sx, sy = x + style["gap"] * rank_h, y + (rank_h - sm.shape[0]) / 2
+        elif style["layout"] == "apart":
+            sx, sy = w - style["x"] - sm.shape[1], y + (rank_h - sm.shape[0]) / 2
+        else:
+            centre = style["x"] + total_w / 2
+            sx, sy = centre - sm.shape[1] / 2, y + rank_h + style["gap"] * rank_h
         paste(sm, sx, sy)
         glyphs.append((suit, _box(sx, sy, sm.shape[1], sm.shape[0])))
         n_index = len(glyphs)
