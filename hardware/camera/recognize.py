@@ -242,7 +242,12 @@ def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
     ratio = s[None, :, 2] / r[:, None, 2]
     near = ((dist <= 2.2 * r[:, None, 2]) & (ratio >= 0.35) & (ratio <= 1.6)
             & (r[:, None, 3] == s[None, :, 3]))
-    return np.concatenate([ranks[near.any(axis=1)], suits[near.any(axis=0)]])
+    has = near.any(axis=1)
+    if not has.any():
+        return np.zeros(0, np.intp)
+    # each such rank and only its nearest fitting suit (the pips near an index are not)
+    nearest = np.where(near, dist, np.inf)[has].argmin(axis=1)
+    return np.unique(np.concatenate([ranks[has], suits[nearest]]))
 
 
 def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph | None:
