@@ -10,7 +10,7 @@ The pipeline is classical location plus a small learned classifier:
    through ``model/cards.onnx`` with ``cv2.dnn``. The classes are the ranks (``6`` and ``9`` share
    a class, told apart later), the glyph ``1`` of a ten, the four suits and ``other``. The
    classifier is trained on patches cut at every rotation, so the card may lie at any angle; a
-   candidate that looks like a rank with a suit in reach (or a suit with a rank in reach) is read
+   candidate that looks like a rank with a suit in reach, and the nearest such suit, are read
    again turned by a quarter, a half and three quarters, and its class probabilities are the
    geometric mean of the four readings (a glyph must look the same at every turn to score high).
 3. *Assembly*: every confident rank is paired with the nearest confident suit of a matching size,
@@ -229,8 +229,9 @@ class Recognizer:
 
 def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
               prob: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
-    """Indices of the likely ranks with a likely suit in pairing reach, and of those suits: the
-    only candidates whose reading can make a card (the pips of the card body mostly have none)."""
+    """Indices of the likely ranks with a likely suit in pairing reach, and of each one's nearest
+    such suit: the candidates whose reading makes a card (pips of the card body are not read
+    again)."""
     sure = prob >= RECHECK_PROB
     ranks = np.flatnonzero(sure & np.isin(top, _RANK_CLASS_IDS))
     suits = np.flatnonzero(sure & np.isin(top, _SUIT_CLASS_IDS))
