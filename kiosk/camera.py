@@ -199,6 +199,14 @@ class TableCamera:
             return set()
         return {str(e.card) for e in hand.events if isinstance(e, Deal) and e.card is not None}
 
+    def _up_at_seat(self) -> dict[int, set[str]]:
+        """Seat -> the cards lying face up in front of it (already entered)."""
+        hand = self.table.hand
+        if hand is None:
+            return {}
+        return {s.number: {str(c.card) for c in s.cards if c.up and c.card is not None}
+                for s in hand.state.seats}
+
     def expected_seats(self) -> set[int]:
         """Seats the engine expects an up card for now."""
         hand = self.table.hand
@@ -213,11 +221,14 @@ class TableCamera:
             self.frame_size = frame_size
             expected = self.expected_seats()
             in_hand = self._cards_in_hand()
+            up_at_seat = self._up_at_seat()
             out: list[dict[str, Any]] = []
             for r in readings:
                 seat = self.seat_at(*r.center)
                 if seat is None or seat not in expected:
                     continue
+                if r.card in up_at_seat.get(seat, ()):
+                    continue  # the seat's earlier up card, read where it lies: nothing to enter
                 if r.confidence < self.settings["min_confidence"]:
                     state = "low"
                 elif r.card in in_hand:

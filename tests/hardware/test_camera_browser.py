@@ -456,6 +456,11 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
             assert button.get_attribute("data-state") == ("low" if low else "ok"), news[seat]
         text = button.inner_text()
         assert re.fullmatch(rf"Posto {seat}: \S+ \d+%( · .+)?", text), text
+    # the earlier up cards, still lying at their seats, are not proposed again
+    earlier = {f"{seat}:{card}" for seat, ups in plan.ups.items() for card in ups[:street]}
+    shown = {f'{b.get_attribute("data-seat")}:{b.get_attribute("data-card")}'
+             for b in page.locator('[data-testid="camera-proposal"]').all()}
+    assert not shown & earlier, f"proposed again: {sorted(shown & earlier)}"
     # seen by the camera, not confirmed: the spectators do not have them yet (nor any down card)
     downs = [c for cards in plan.downs.values() for c in cards]
     spectator_hides(url, tv, [*news.values(), *downs])

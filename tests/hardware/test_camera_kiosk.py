@@ -71,6 +71,24 @@ def test_one_tap_enters_the_card_through_the_table(camera: TableCamera,
     assert camera.update([reading("7d", 1)], FRAME) == []
 
 
+def test_earlier_up_cards_lying_at_their_seat_are_not_proposed(camera: TableCamera,
+                                                                table: TableService) -> None:
+    # third street (up cards 5h, 9s, 8h) and its betting, as the dealer enters them
+    while True:
+        event = driver.next_event(table.view("dealer", "en"))
+        assert event is not None
+        if event["type"] == "deal" and len(up_cards(table, event["seat"])) == 1:
+            break  # fourth street's first up card is due
+        table.submit(event, source="touch")
+    assert camera.expected_seats() == {1, 2, 3}
+    props = camera.update([reading("5h", 1), reading("7d", 1), reading("9s", 2),
+                           reading("8h", 1)], FRAME)
+    # seat 1's own 5h and seat 2's own 9s are the cards lying there: not proposed; 8h is seat
+    # 3's card read in seat 1's zone: shown flagged, never entered by itself
+    assert [(p["seat"], p["card"], p["state"]) for p in props] == [
+        (1, "7d", "ok"), (1, "8h", "in_hand")]
+
+
 def test_the_same_checks_as_touch(camera: TableCamera, table: TableService) -> None:
     events = len(table.hand.events) if table.hand else 0
     props = camera.update([reading("As", 2)], FRAME)  # As is seat 1's down card
