@@ -17,6 +17,9 @@ The pipeline is classical location plus a small learned classifier:
    unless another rank lies nearer that suit (then the suit is that rank's, not this one's);
    the pair gives the card, its confidence (the product of both) and the direction of the index,
    from which a ``6`` is told from a ``9`` (where its loop lies) and the card's quad is estimated.
+   A confident rank with no suit in reach takes the suit of the pips on its own card face (the
+   region of the face's shade around it), if they all agree and the face holds no other rank:
+   some decks print the rank and the suit in different corners.
    The two corner indices of a card, or a repeated reading, collapse to one result per card.
 
 Face-down cards show no index and so never get a face.
@@ -275,6 +278,99 @@ def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph 
     return s
 
 
+#: a rank with no suit beside it takes the suit of the pips on its own card face (decks that print
+#: the rank and the suit in different corners); the face is looked for this many rank sizes around
+FACE_REACH = 10.0
+#: a face larger than this many squared rank sizes has run into other cards (or the felt)
+FACE_MAX_AREA = 120.0
+#: pairing by the card face is on (off only to measure what it adds)
+FACE_PAIRING = True
+
+
+@dataclass(frozen=True, slots=True)
+class _Face:
+    """The card face a rank is printed on, as a mask of a window of the frame."""
+
+    mask: npt.NDArray[np.uint8]
+    x0: int
+    y0: int
+
+    def holds(self, g: Glyph) -> bool:
+        u, v = int(g.cx) - self.x0, int(g.cy) - self.y0
+        return 0 <= v < self.mask.shape[0] and 0 <= u < self.mask.shape[1] \
+            and bool(self.mask[v, u])
+
+    def quad(self, rank: Glyph) -> tuple[tuple[float, float], ...]:
+        """The face's smallest enclosing rectangle, from the corner nearest the rank."""
+        points = cv2.findNonZero(self.mask)
+        box = cv2.boxPoints(cv2.minAreaRect(points)) + np.array([self.x0, self.y0], np.float32)
+        first = int(np.argmin(np.hypot(box[:, 0] - rank.cx, box[:, 1] - rank.cy)))
+        return tuple((float(x), float(y)) for x, y in np.roll(box, -first, axis=0))
+
+
+def _face_of(rank: Glyph, gray: Image) -> _Face | None:
+    """The pixels of the face's shade connected to the rank's surroundings, with the print on it
+    (pips, the rank itself) filled in; None where the face cannot be told from the print or runs
+    into other cards."""
+    size = rank.size
+    reach = int(FACE_REACH * size)
+    x0, y0 = max(int(rank.cx) - reach, 0), max(int(rank.cy) - reach, 0)
+    x1, y1 = min(int(rank.cx) + reach, gray.shape[1]), min(int(rank.cy) + reach, gray.shape[0])
+    win = gray[y0:y1, x0:x1].astype(np.float32)
+    # the face's shade: the ring just outside the rank's box; the print's: the box's extreme
+    pad = max(int(0.35 * size), 2)
+    bx0, by0 = max(rank.x - x0 - pad, 0), max(rank.y - y0 - pad, 0)
+    bx1 = min(rank.x - x0 + rank.w + pad, win.shape[1])
+    by1 = min(rank.y - y0 + rank.h + pad, win.shape[0])
+    ring = np.ones((by1 - by0, bx1 - bx0), bool)
+    ring[pad:-pad, pad:-pad] = False
+    if not ring.any():
+        return None
+    face = float(np.median(win[by0:by1, bx0:bx1][ring]))
+    glyph = win[rank.y - y0:rank.y - y0 + rank.h, rank.x - x0:rank.x - x0 + rank.w]
+    contrast = abs(float(glyph.min() if rank.dark else glyph.max()) - face)
+    if contrast < 30:
+        return None
+    shade = (np.abs(win - face) < 0.4 * contrast).astype(np.uint8)
+    # thin printed frame lines do not cut a face in two; the border between two cards does
+    k = round(0.12 * size)
+    if k > 1:
+        shade = cv2.morphologyEx(shade, cv2.MORPH_CLOSE,
+                                 cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    _count, labels, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=4)
+    around = labels[by0:by1, bx0:bx1][ring & (shade[by0:by1, bx0:bx1] > 0)]
+    if not len(around):
+        return None
+    label = int(np.bincount(around).argmax())
+    if label == 0 or stats[label, cv2.CC_STAT_AREA] > FACE_MAX_AREA * size * size:
+        return None
+    contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros(shade.shape, np.uint8)
+    cv2.drawContours(mask, contours, -1, 1, thickness=cv2.FILLED)
+    return _Face(mask, x0, y0)
+
+
+def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
+               gray: Image) -> tuple[Glyph, float, tuple[tuple[float, float], ...]] | None:
+    """The suit of the pips on the rank's own card face, when they all agree: the nearest of
+    them, the most confident reading among them, and the face's quad."""
+    face = _face_of(rank, gray)
+    if face is None:
+        return None
+    # a face holding another rank's index is more than one card (light faces touching in a fan)
+    for other in ranks:
+        if other.label != rank.label and other.dark == rank.dark \
+                and 0.6 <= other.size / rank.size <= 1.6 and face.holds(other):
+            return None
+    inside = [s for s in suits if s.dark == rank.dark and 0.35 <= s.size / rank.size <= 3.5
+              and face.holds(s)]
+    if not inside or len({s.label for s in inside}) != 1:
+        return None
+    nearest = min(inside, key=lambda s: math.hypot(s.cx - rank.cx, s.cy - rank.cy))
+    return nearest, max(s.prob for s in inside), face.quad(rank)
+
+
 def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
     """Estimate a card's corners (top-left, top-right, bottom-right, bottom-left of the card as
     printed) from its index: down is rank -> suit, the glyph height is about a tenth of the card."""
@@ -315,7 +411,12 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameRe
     unknown = 0
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
-        if s is None:
+        suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
+        if s is None and FACE_PAIRING and r.prob >= min_confidence:
+            on_face = _face_suit(r, suits, ranks, gray)
+            if on_face is not None:
+                s, suit_prob, quad = on_face
+        if s is None or quad is None:
             continue
         rank = r.label
         if rank == "6":
@@ -324,12 +425,12 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameRe
                 unknown += 1
                 continue
             rank = six_nine
-        conf = r.prob * s.prob
+        conf = r.prob * suit_prob
         card = rank + s.label
         if conf < min_confidence:
             unknown += 1
             continue
-        reading = CardReading(card, conf, _card_quad(r, s), (r.cx, r.cy))
+        reading = CardReading(card, conf, quad, (r.cx, r.cy))
         if card not in best or best[card].confidence < conf:
             best[card] = reading
     cards = sorted(best.values(), key=lambda c: (c.index_center[1], c.index_center[0]))
