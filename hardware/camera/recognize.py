@@ -285,6 +285,8 @@ FACE_REACH = 10.0
 FACE_MAX_AREA = 120.0
 #: pairing by the card face is on (off only to measure what it adds)
 FACE_PAIRING = True
+#: a card read below this confidence from its index is checked against the pips of its face
+FACE_CHECK_BELOW = 0.99
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +318,7 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     reach = int(FACE_REACH * size)
     x0, y0 = max(int(rank.cx) - reach, 0), max(int(rank.cy) - reach, 0)
     x1, y1 = min(int(rank.cx) + reach, gray.shape[1]), min(int(rank.cy) + reach, gray.shape[0])
-    win = gray[y0:y1, x0:x1].astype(np.float32)
+    win = gray[y0:y1, x0:x1]
     # the face's shade: the ring just outside the rank's box; the print's: the box's extreme
     pad = max(int(0.35 * size), 2)
     bx0, by0 = max(rank.x - x0 - pad, 0), max(rank.y - y0 - pad, 0)
@@ -326,17 +328,18 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     ring[pad:-pad, pad:-pad] = False
     if not ring.any():
         return None
-    face = float(np.median(win[by0:by1, bx0:bx1][ring]))
+    face = int(np.median(win[by0:by1, bx0:bx1][ring]))
     glyph = win[rank.y - y0:rank.y - y0 + rank.h, rank.x - x0:rank.x - x0 + rank.w]
-    contrast = abs(float(glyph.min() if rank.dark else glyph.max()) - face)
+    contrast = abs(int(glyph.min() if rank.dark else glyph.max()) - face)
     if contrast < 30:
         return None
-    shade = (np.abs(win - face) < 0.4 * contrast).astype(np.uint8)
+    shade: Image = (np.abs(win.astype(np.int16) - face) < 0.4 * contrast).view(np.uint8)
     # thin printed frame lines do not cut a face in two; the border between two cards does
     k = round(0.12 * size)
     if k > 1:
         shade = cv2.morphologyEx(shade, cv2.MORPH_CLOSE,
                                  cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    # the face is the shade region holding most of the ring
     _count, labels, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=4)
     around = labels[by0:by1, bx0:bx1][ring & (shade[by0:by1, bx0:bx1] > 0)]
     if not len(around):
@@ -344,8 +347,10 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     label = int(np.bincount(around).argmax())
     if label == 0 or stats[label, cv2.CC_STAT_AREA] > FACE_MAX_AREA * size * size:
         return None
-    contours, _ = cv2.findContours((labels == label).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    x, y, w, h = (int(v) for v in stats[label, :4])
+    region = (labels[y:y + h, x:x + w] == label).view(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=(x, y))
     mask = np.zeros(shade.shape, np.uint8)
     cv2.drawContours(mask, contours, -1, 1, thickness=cv2.FILLED)
     return _Face(mask, x0, y0)
@@ -412,10 +417,13 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameRe
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
         suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
-        if s is None and FACE_PAIRING and r.prob >= min_confidence:
+        if FACE_PAIRING and r.prob >= min_confidence and r.prob * suit_prob < FACE_CHECK_BELOW:
             on_face = _face_suit(r, suits, ranks, gray)
-            if on_face is not None:
+            if on_face is not None and s is None:
                 s, suit_prob, quad = on_face
+            elif on_face is not None and s is not None and on_face[0].label == s.label:
+                # the pips of its own face agree with the index: the suit is as sure as the surest
+                suit_prob = max(suit_prob, on_face[1])
         if s is None or quad is None:
             continue
         rank = r.label
