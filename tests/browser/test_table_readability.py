@@ -198,6 +198,26 @@ def seat_in_sight(page: Any, selector: str) -> bool:
     ))
 
 
+def tv_texts_under(tv: Any, min_px: float) -> list[list[Any]]:
+    """Every piece of text drawn on the TV page (bars, felt, seats, result) smaller than
+    ``min_px``, as [text, px]: nothing a player reads from three metres may be."""
+    small: list[list[Any]] = tv.evaluate(
+        """min => { const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            const out = [];
+            for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                const text = n.textContent.trim(), el = n.parentElement;
+                if (!text || !el.getClientRects().length) continue;
+                const style = getComputedStyle(el);
+                if (style.visibility === 'hidden' || style.display === 'none') continue;
+                const px = parseFloat(style.fontSize);
+                if (px < min) out.push([text, px]);
+            }
+            return out; }""",
+        min_px,
+    )
+    return small
+
+
 def font_px(page: Any, selector: str) -> list[float]:
     sizes: list[float] = page.evaluate(
         """sel => Array.from(document.querySelectorAll(sel))
@@ -266,6 +286,7 @@ def readable_at_seventh_street(
     assert "Piatto laterale 1" in tv.inner_text(".tv-center .side-pots")
     assert min(font_px(tv, ".tv-center .side-pots")) >= TV_MIN_PX
     assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
+    assert tv_texts_under(tv, TV_MIN_PX) == []
     assert cards_outside_seats(tv, ".tv-seat") == []
     # all in and folded read from 3 m: body-size bold badges, not dimmed with the folded cards,
     # and the seats stay as short as before: eight of them never overlap
@@ -292,6 +313,7 @@ def readable_at_seventh_street(
     results = tv.inner_text('[data-testid="tv-results"]')
     assert "Piatto principale" in results and "Piatto laterale 1" in results
     assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
+    assert tv_texts_under(tv, TV_MIN_PX) == []
     assert seats_under_results(tv) == []
 
 
