@@ -112,15 +112,13 @@ def candidate_glyphs(gray: Image) -> list[Glyph]:
     for dark in (True, False):
         mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
         binary = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, 31, 12)
-        count, _labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
-        for i in range(1, count):
-            x, y, w, h, area = (int(v) for v in stats[i])
-            side = max(w, h)
-            if side < MIN_GLYPH or side > MAX_GLYPH or area < 10:
-                continue
-            if min(w, h) < 2 or area > 0.92 * w * h or area < 0.12 * w * h:
-                continue
-            out.append(Glyph(x, y, w, h, float(cents[i][0]), float(cents[i][1]), dark))
+        _count, _labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        x, y, w, h, area = (stats[1:, i] for i in range(5))
+        side, fill = np.maximum(w, h), area / (w * h)
+        keep = np.flatnonzero((side >= MIN_GLYPH) & (side <= MAX_GLYPH) & (area >= 10)
+                              & (np.minimum(w, h) >= 2) & (fill <= 0.92) & (fill >= 0.12))
+        out.extend(Glyph(int(x[i]), int(y[i]), int(w[i]), int(h[i]), float(cents[i + 1][0]),
+                         float(cents[i + 1][1]), dark) for i in keep)
     return out
 
 
@@ -291,11 +289,13 @@ FACE_CHECK_BELOW = 0.99
 
 @dataclass(frozen=True, slots=True)
 class _Face:
-    """The card face a rank is printed on, as a mask of a window of the frame."""
+    """The card face a rank is printed on: its mask, placed at (x0, y0) in the frame, and its
+    outline's points (frame coordinates)."""
 
     mask: npt.NDArray[np.uint8]
     x0: int
     y0: int
+    outline: npt.NDArray[np.int32]
 
     def holds(self, g: Glyph) -> bool:
         u, v = int(g.cx) - self.x0, int(g.cy) - self.y0
@@ -304,8 +304,7 @@ class _Face:
 
     def quad(self, rank: Glyph) -> tuple[tuple[float, float], ...]:
         """The face's smallest enclosing rectangle, from the corner nearest the rank."""
-        points = cv2.findNonZero(self.mask)
-        box = cv2.boxPoints(cv2.minAreaRect(points)) + np.array([self.x0, self.y0], np.float32)
+        box = cv2.boxPoints(cv2.minAreaRect(self.outline))
         first = int(np.argmin(np.hypot(box[:, 0] - rank.cx, box[:, 1] - rank.cy)))
         return tuple((float(x), float(y)) for x, y in np.roll(box, -first, axis=0))
 
@@ -339,27 +338,36 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     if k > 1:
         shade = cv2.morphologyEx(shade, cv2.MORPH_CLOSE,
                                  cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    # the face is the shade region holding most of the ring
-    _count, labels, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=4)
-    around = labels[by0:by1, bx0:bx1][ring & (shade[by0:by1, bx0:bx1] > 0)]
-    if not len(around):
+    # the face is the shade region holding most of the ring: flood from four points of it
+    on_ring = ring & (shade[by0:by1, bx0:bx1] > 0)
+    ys, xs = np.nonzero(on_ring)
+    if not len(ys):
         return None
-    label = int(np.bincount(around).argmax())
-    if label == 0 or stats[label, cv2.CC_STAT_AREA] > FACE_MAX_AREA * size * size:
+    filled = np.zeros((shade.shape[0] + 2, shade.shape[1] + 2), np.uint8)
+    boxes: dict[int, tuple[int, int, int, int, int]] = {}
+    for value, i in enumerate(np.linspace(0, len(ys) - 1, 4).astype(int), start=1):
+        sx, sy = bx0 + int(xs[i]), by0 + int(ys[i])
+        if not filled[sy + 1, sx + 1]:
+            area, _img, _mask, rect = cv2.floodFill(
+                shade, filled, (sx, sy), 0, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (value << 8))
+            boxes[value] = (int(area), int(rect[0]), int(rect[1]), int(rect[2]), int(rect[3]))
+    held = filled[1 + by0:1 + by1, 1 + bx0:1 + bx1][on_ring]
+    label = int(np.bincount(held[held > 0]).argmax())
+    area, x, y, w, h = boxes[label]
+    if area > FACE_MAX_AREA * size * size:
         return None
-    x, y, w, h = (int(v) for v in stats[label, :4])
-    region = (labels[y:y + h, x:x + w] == label).view(np.uint8)
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                   offset=(x, y))
-    mask = np.zeros(shade.shape, np.uint8)
+    region = (filled[1 + y:1 + y + h, 1 + x:1 + x + w] == label).view(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros(region.shape, np.uint8)
     cv2.drawContours(mask, contours, -1, 1, thickness=cv2.FILLED)
-    return _Face(mask, x0, y0)
+    outline = np.concatenate(contours) + np.array([x0 + x, y0 + y], np.int32)
+    return _Face(mask, x0 + x, y0 + y, outline)
 
 
 def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
-               gray: Image) -> tuple[Glyph, float, tuple[tuple[float, float], ...]] | None:
+               gray: Image) -> tuple[Glyph, float, _Face] | None:
     """The suit of the pips on the rank's own card face, when they all agree: the nearest of
-    them, the most confident reading among them, and the face's quad."""
+    them, the most confident reading among them, and the face."""
     face = _face_of(rank, gray)
     if face is None:
         return None
@@ -373,7 +381,7 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
     if not inside or len({s.label for s in inside}) != 1:
         return None
     nearest = min(inside, key=lambda s: math.hypot(s.cx - rank.cx, s.cy - rank.cy))
-    return nearest, max(s.prob for s in inside), face.quad(rank)
+    return nearest, max(s.prob for s in inside), face
 
 
 def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
@@ -420,7 +428,7 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameRe
         if FACE_PAIRING and r.prob >= min_confidence and r.prob * suit_prob < FACE_CHECK_BELOW:
             on_face = _face_suit(r, suits, ranks, gray)
             if on_face is not None and s is None:
-                s, suit_prob, quad = on_face
+                s, suit_prob, quad = on_face[0], on_face[1], on_face[2].quad(r)
             elif on_face is not None and s is not None and on_face[0].label == s.label:
                 # the pips of its own face agree with the index: the suit is as sure as the surest
                 suit_prob = max(suit_prob, on_face[1])
