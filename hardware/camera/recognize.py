@@ -384,6 +384,23 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
     return nearest, max(s.prob for s in inside), face
 
 
+def _agreeing_suit_prob(rank: Glyph, suit: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> float:
+    """The surest reading of the same suit as ``suit`` beside the rank (the large corner pip some
+    designs print next to the index): within 2.5 rank sizes, at most 2.5 times its size, and
+    nearer this rank than any other. 0 when there is none."""
+    best = 0.0
+    for other in suits:
+        if other is suit or other.label != suit.label or other.dark != rank.dark \
+                or other.size > 2.5 * rank.size or other.prob <= best:
+            continue
+        d = math.hypot(other.cx - rank.cx, other.cy - rank.cy)
+        if d <= 2.5 * rank.size and not any(
+                o is not rank and o.dark == rank.dark
+                and math.hypot(other.cx - o.cx, other.cy - o.cy) < d for o in ranks):
+            best = other.prob
+    return best
+
+
 def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
     """Estimate a card's corners (top-left, top-right, bottom-right, bottom-left of the card as
     printed) from its index: down is rank -> suit, the glyph height is about a tenth of the card."""
@@ -432,6 +449,10 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameRe
             elif on_face is not None and s is not None and on_face[0].label == s.label:
                 # the pips of its own face agree with the index: the suit is as sure as the surest
                 suit_prob = max(suit_prob, on_face[1])
+        # a suit read twice beside the rank is surer; not for a 6 or 9, whose reading also rests
+        # on where its loop lies, which the suit says nothing of
+        if s is not None and r.label != "6" and r.prob * suit_prob < FACE_CHECK_BELOW:
+            suit_prob = max(suit_prob, _agreeing_suit_prob(r, s, suits, ranks))
         if s is None or quad is None:
             continue
         rank = r.label
