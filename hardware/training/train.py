@@ -91,12 +91,38 @@ def build_model() -> Any:
     )
 
 
-def augment(xb: Any) -> Any:
-    """Random quarter turns and flips of nothing but orientation (the scenes give all angles)."""
+def degrade(xb: Any) -> Any:
+    """The same patches as a poorer camera would give them: drawn at 9 to 22 px and scaled back
+    (an index a few pixels tall, or blurred), moved by up to two pixels (a candidate box cut
+    around a glyph merged with its neighbour), with sensor noise; the grey channel is stretched
+    to its range again, as ``glyph_patch`` does."""
+    import torch
+    import torch.nn.functional as F
+
+    n = xb.shape[0]
+    size = int(torch.randint(9, 23, (1,)))
+    small = F.interpolate(xb, size=(size, size), mode="area")
+    xb = F.interpolate(small, size=(PATCH, PATCH), mode="bilinear", align_corners=False)
+    dx, dy = (int(v) for v in torch.randint(-2, 3, (2,)))
+    xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+    grey = xb[:, 0] + torch.randn_like(xb[:, 0]) * (0.06 * torch.rand(n, 1, 1))
+    lo = grey.amin(dim=(1, 2), keepdim=True)
+    hi = grey.amax(dim=(1, 2), keepdim=True)
+    xb[:, 0] = (grey - lo) / torch.clamp(hi - lo, min=16 / 255)
+    return xb
+
+
+def augment(xb: Any, degraded: float = 0.0) -> Any:
+    """Random quarter turns (the scenes give all other angles), contrast and brightness, and for
+    a ``degraded`` share of the batch a poorer picture (:func:`degrade`)."""
     import torch
 
     k = int(torch.randint(0, 4, (1,)))
     xb = torch.rot90(xb, k, dims=(2, 3))
+    if degraded > 0:
+        pick = torch.rand(xb.shape[0]) < degraded
+        if bool(pick.any()):
+            xb[pick] = degrade(xb[pick])
     xb[:, 0] = xb[:, 0] * (0.8 + 0.4 * torch.rand(xb.shape[0], 1, 1)) + 0.1 * (
         torch.rand(xb.shape[0], 1, 1) - 0.5)
     return xb
@@ -104,7 +130,7 @@ def augment(xb: Any) -> Any:
 
 def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[np.float16],
           yv: npt.NDArray[np.int64], epochs: int, out: Path, label_smoothing: float = 0.0,
-          weight_power: float = 0.0) -> None:
+          weight_power: float = 0.0, degraded: float = 0.0) -> None:
     """Plain cross-entropy by default: label smoothing and class weights put a floor under the
     rare classes' probabilities, which caps how sure the classifier can be of the right one."""
     import torch
@@ -128,7 +154,7 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
         t0, total = time.time(), 0.0
         for i in range(0, len(xt), 256):
             idx = perm[i:i + 256]
-            xb = augment(xt[idx].clone())
+            xb = augment(xt[idx].clone(), degraded)
             loss = loss_fn(model(xb), yt[idx])
             opt.zero_grad()
             loss.backward()
@@ -165,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label-smoothing", type=float, default=0.0)
     parser.add_argument("--weight-power", type=float, default=0.0,
                         help="class weights (1/count)**power; 0 for none")
+    parser.add_argument("--degraded", type=float, default=0.0,
+                        help="share of each batch shown as a poorer camera would see it")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     t0 = time.time()
@@ -182,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     x, y = x[sel], y[sel]
     print("per class:", dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(),
                                  strict=True)))
-    train(x, y, xv, yv, args.epochs, args.out, args.label_smoothing, args.weight_power)
+    train(x, y, xv, yv, args.epochs, args.out, args.label_smoothing, args.weight_power,
+          args.degraded)
     return 0
 
 
