@@ -16,7 +16,8 @@ The pipeline is classical location plus a small learned classifier:
 3. *Assembly*: every confident rank is paired with the nearest confident suit of a matching size,
    unless another rank lies nearer that suit (then the suit is that rank's, not this one's);
    the pair gives the card, its confidence (the product of both) and the direction of the index,
-   from which a ``6`` is told from a ``9`` (where its loop lies) and the card's quad is estimated.
+   from which a ``6`` is told from a ``9`` (where its loop lies, looked for again at a stricter
+   threshold when blur has nearly shut it) and the card's quad is estimated.
    A confident rank with no suit in reach takes the suit of the pips on its own card face (the
    region of the face's shade around it), if they all agree and the face holds no other rank:
    some decks print the rank and the suit in different corners.
@@ -170,9 +171,15 @@ def glyph_hole(gray: Image, g: Glyph) -> tuple[float, float] | None:
         return None
     scale = 4
     big = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    mode = cv2.THRESH_BINARY_INV if g.dark else cv2.THRESH_BINARY
-    _, binary = cv2.threshold(big, 0, 255, mode | cv2.THRESH_OTSU)
+    if not g.dark:
+        big = 255 - big
+    otsu, binary = cv2.threshold(big, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     hole = _holes(binary)
+    if hole is None:
+        # a loop blurred nearly shut still shows at a stricter threshold (less counts as print)
+        strict = otsu - 0.2 * (otsu - float(big.min()))
+        _, binary = cv2.threshold(big, strict, 255, cv2.THRESH_BINARY_INV)
+        hole = _holes(binary)
     if hole is None:
         return None
     return (x0 + hole[0] / scale, y0 + hole[1] / scale)

@@ -22,6 +22,7 @@ from hardware.camera.recognize import (
     RecognitionError,
     Recognizer,
     assemble,
+    glyph_hole,
     load_image,
 )
 from hardware.camera.stable import Stabilizer
@@ -34,8 +35,8 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.666, 0.0), 0.7: (0.741, 0.023), 0.3: (0.759, 0.022)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.4164, 0.0), 0.7: (0.5890, 0.0207),
-                      0.3: (0.6637, 0.0460)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.4235, 0.0), 0.7: (0.5961, 0.0233),
+                      0.3: (0.6708, 0.0480)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -149,6 +150,27 @@ def test_touching_light_faces_are_not_taken_for_one_card(reader: Recognizer) -> 
 
 def _glyph(label: str, prob: float, cx: int, cy: int, size: int) -> Glyph:
     return Glyph(cx - size // 2, cy - size // 2, size, size, cx, cy, True, label, prob)
+
+
+def test_a_loop_blurred_nearly_shut_still_tells_a_six_from_a_nine() -> None:
+    def six(loop: int) -> np.ndarray:
+        img = np.full((80, 40), 230, np.uint8)
+        cv2.line(img, (22, 28), (14, 42), 40, 3)
+        cv2.circle(img, (20, 46), 6, 40, -1)
+        cv2.circle(img, (20, 46), 2, loop, -1)  # the loop: 230 when sharp, darker when blurred
+        return img
+
+    rank = Glyph(10, 26, 18, 28, 20, 40, True, "6", 0.99)
+    below, above = _glyph("h", 0.99, 20, 66, 10), _glyph("h", 0.99, 20, 14, 10)
+    for loop in (230, 110):
+        hole = glyph_hole(six(loop), rank)
+        assert hole is not None and hole[1] > 44, (loop, hole)
+        # the loop toward the suit is a 6; away from it, a 9 (the index seen the other way up)
+        assert [c.card for c in assemble([rank, below], six(loop), 0.0).cards] == ["6h"]
+        assert [c.card for c in assemble([rank, above], six(loop), 0.0).cards] == ["9h"]
+    # shut: no loop, no guess
+    assert glyph_hole(six(60), rank) is None
+    assert assemble([rank, below], six(60), 0.0).cards == []
 
 
 def test_a_suit_read_twice_beside_the_rank_is_surer() -> None:
