@@ -232,7 +232,7 @@ class Recognizer:
             raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         glyphs = self.classify(image, gray, candidate_glyphs(gray))
-        return assemble(glyphs, gray, self.min_confidence)
+        return assemble(glyphs, gray, self.min_confidence, image)
 
 
 def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
@@ -371,10 +371,11 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     return _Face(mask, x0 + x, y0 + y, outline)
 
 
-def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
-               gray: Image) -> tuple[Glyph, float, _Face] | None:
-    """The suit of the pips on the rank's own card face, when they all agree: the nearest of
-    them, the most confident reading among them, and the face."""
+def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
+               image: Image | None = None) -> tuple[Glyph, float, _Face] | None:
+    """The suit of the pips on the rank's own card face, when they all agree (and, with the
+    colour ``image``, are printed in the rank's ink): the nearest of them, the most confident
+    reading among them, and the face."""
     face = _face_of(rank, gray)
     if face is None:
         return None
@@ -386,6 +387,8 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
     inside = [s for s in suits if s.dark == rank.dark and 0.35 <= s.size / rank.size <= 3.5
               and face.holds(s)]
     if not inside or len({s.label for s in inside}) != 1:
+        return None
+    if INK_CHECK and image is not None and not all(_same_ink(image, rank, s) for s in inside):
         return None
     nearest = min(inside, key=lambda s: math.hypot(s.cx - rank.cx, s.cy - rank.cy))
     return nearest, max(s.prob for s in inside), face
@@ -406,6 +409,42 @@ def _agreeing_suit_prob(rank: Glyph, suit: Glyph, suits: list[Glyph], ranks: lis
                 and math.hypot(other.cx - o.cx, other.cy - o.cy) < d for o in ranks):
             best = other.prob
     return best
+
+
+#: how much the lightness counts against the colour when the ink of a rank and a suit is compared
+INK_LIGHTNESS_WEIGHT = 0.2
+#: below this cosine the rank and the suit are printed in different inks
+INK_AGREE = 0.5
+INK_CHECK = True
+
+
+def _ink(image: Image, g: Glyph) -> npt.NDArray[np.float32] | None:
+    """The colour of a glyph's print against its face: the mean Lab colour of the stronger half
+    of its print minus that of the face around it, the lightness weighted down (blur mixes print
+    and face, which shortens this vector but keeps its direction). None when it cannot be told."""
+    x0, y0 = max(g.x - 1, 0), max(g.y - 1, 0)
+    region = image[y0:g.y + g.h + 1, x0:g.x + g.w + 1]
+    if region.size == 0:
+        return None
+    grey = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY).reshape(-1)
+    lab = cv2.cvtColor(region, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    otsu, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    printed = grey <= otsu if g.dark else grey > otsu
+    if printed.sum() < 2 or (~printed).sum() < 2:
+        return None
+    middle = float(np.median(grey[printed]))
+    strong = printed & ((grey <= middle) if g.dark else (grey >= middle))
+    v = lab[strong].mean(axis=0) - lab[~printed].mean(axis=0)
+    v[0] *= INK_LIGHTNESS_WEIGHT
+    n = float(np.linalg.norm(v))
+    return None if n < 1e-3 else v / n
+
+
+def _same_ink(image: Image, rank: Glyph, suit: Glyph) -> bool:
+    """Whether a rank and a suit are printed in the same ink, as the two halves of one index are
+    (a black rank beside a red heart is a rank beside the next card's pip)."""
+    a, b = _ink(image, rank), _ink(image, suit)
+    return a is None or b is None or float(a @ b) >= INK_AGREE
 
 
 def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
@@ -440,17 +479,21 @@ def _six_or_nine(rank: Glyph, suit: Glyph, gray: Image) -> str | None:
     return "6" if along > 0 else "9"
 
 
-def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float) -> FrameResult:
-    """Pair ranks with suits into cards; one reading per card, the most confident."""
+def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
+             image: Image | None = None) -> FrameResult:
+    """Pair ranks with suits into cards; one reading per card, the most confident. With the
+    colour ``image``, a rank and a suit printed in different inks are not paired."""
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
     best: dict[str, CardReading] = {}
     unknown = 0
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
+        if INK_CHECK and s is not None and image is not None and not _same_ink(image, r, s):
+            s = None
         suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
         if FACE_PAIRING and r.prob >= min_confidence and r.prob * suit_prob < FACE_CHECK_BELOW:
-            on_face = _face_suit(r, suits, ranks, gray)
+            on_face = _face_suit(r, suits, ranks, gray, image)
             if on_face is not None and s is None:
                 s, suit_prob, quad = on_face[0], on_face[1], on_face[2].quad(r)
             elif on_face is not None and s is not None and on_face[0].label == s.label:

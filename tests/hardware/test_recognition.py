@@ -191,6 +191,32 @@ def test_a_suit_read_twice_beside_the_rank_is_surer() -> None:
     assert [(c.card, round(c.confidence, 3)) for c in read] == [("7h", 0.891)]
 
 
+def test_a_rank_and_a_suit_in_different_inks_are_not_one_index() -> None:
+    # real decks print a rank and its suit in one ink: a black 7 beside a red heart is a 7 whose
+    # own suit was not read, lying by the pip of another card
+    def index(rank_ink: tuple[int, int, int], suit_ink: tuple[int, int, int],
+              blur: bool = False) -> np.ndarray:
+        img = np.full((120, 120, 3), 235, np.uint8)
+        cv2.putText(img, "7", (42, 58), cv2.FONT_HERSHEY_SIMPLEX, 0.8, rank_ink, 2)
+        cv2.circle(img, (50, 74), 6, suit_ink, -1)
+        return cv2.GaussianBlur(img, (0, 0), 1.2) if blur else img
+
+    seven, suit = Glyph(40, 40, 18, 20, 49, 50, True, "7", 0.99), _glyph("h", 0.99, 50, 74, 14)
+    black, red, blue = (20, 20, 20), (40, 40, 200), (170, 60, 10)
+    for rank_ink, suit_ink, blur, cards in (
+            (red, red, False, ["7h"]), (red, red, True, ["7h"]), (black, black, True, ["7h"]),
+            (black, red, False, []), (black, red, True, []), (red, black, False, []),
+            (blue, red, False, [])):
+        image = index(rank_ink, suit_ink, blur)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        read = [c.card for c in assemble([seven, suit], grey, 0.0, image).cards]
+        assert read == cards, (rank_ink, suit_ink, blur)
+    # without the colour picture (grey input) the inks cannot be compared
+    image = index(black, red)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert [c.card for c in assemble([seven, suit], grey, 0.0).cards] == ["7h"]
+
+
 def test_bare_felt_and_unreadable_input(recognizer: Recognizer) -> None:
     felt = np.full((720, 1280, 3), (30, 100, 40), np.uint8)
     assert recognizer.read(felt).cards == []
