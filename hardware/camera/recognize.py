@@ -473,7 +473,9 @@ def _six_or_nine(rank: Glyph, suit: Glyph, gray: Image) -> str | None:
         return None
     dx, dy = suit.cx - rank.cx, suit.cy - rank.cy
     n = math.hypot(dx, dy) or 1.0
-    along = ((hole[0] - rank.cx) * dx + (hole[1] - rank.cy) * dy) / n
+    # against the middle of the glyph's box: its ink centroid leans toward the heavier strokes
+    mx, my = rank.x + rank.w / 2.0, rank.y + rank.h / 2.0
+    along = ((hole[0] - mx) * dx + (hole[1] - my) * dy) / n
     if abs(along) < 0.04 * rank.size:
         return None
     return "6" if along > 0 else "9"

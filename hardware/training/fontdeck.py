@@ -126,13 +126,29 @@ class FontDecks:
 
         self.width, self.height = width, height
         self._font_type = ImageFont
-        self.fonts = fonts if fonts is not None else system_fonts(evaluation)
+        listed = fonts if fonts is not None else system_fonts(evaluation)
+        self.fonts = [f for f in listed if self._has_ranks(f)]
         if not self.fonts:
             raise RuntimeError("no TrueType/OpenType fonts found (install some, e.g. fonts-dejavu)")
         self.suit_fonts = [f for f in self.fonts if self._has_suits(f)]
 
     def _font(self, path: str, size: int) -> Any:
         return self._font_type.truetype(path, size)
+
+    def _has_ranks(self, path: str) -> bool:
+        """Whether the font draws every rank (a font without Latin letters draws its missing-glyph
+        box instead, which would be learnt as a rank)."""
+        try:
+            font = self._font(path, 48)
+        except OSError:
+            return False
+        missing = _render(font, "\ue000", 48)
+        for ch in "23456789JQKA10":
+            m = _render(font, ch, 48)
+            if m is None or (missing is not None and m.shape == missing.shape
+                             and np.allclose(m, missing)):
+                return False
+        return True
 
     def _has_suits(self, path: str) -> bool:
         try:

@@ -35,8 +35,8 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.666, 0.0), 0.7: (0.741, 0.023), 0.3: (0.759, 0.022)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.4235, 0.0), 0.7: (0.5961, 0.0233),
-                      0.3: (0.6708, 0.0480)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.4342, 0.0), 0.7: (0.6068, 0.0201),
+                      0.3: (0.6797, 0.0450)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -171,6 +171,23 @@ def test_a_loop_blurred_nearly_shut_still_tells_a_six_from_a_nine() -> None:
     # shut: no loop, no guess
     assert glyph_hole(six(60), rank) is None
     assert assemble([rank, below], six(60), 0.0).cards == []
+
+
+def test_a_loop_in_the_middle_of_the_glyph_is_neither_a_six_nor_a_nine() -> None:
+    # a ring in the middle of the glyph's box under a heavy top stroke: the ink centroid lies
+    # above the loop, but the loop is no nearer one end than the other
+    img = np.full((80, 40), 230, np.uint8)
+    cv2.rectangle(img, (12, 26), (28, 33), 40, -1)
+    cv2.circle(img, (20, 40), 6, 40, 3)
+    cv2.line(img, (20, 46), (20, 54), 40, 3)
+    ys, xs = np.nonzero(img < 128)
+    rank = Glyph(int(xs.min()), int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1,
+                 float(xs.mean()), float(ys.mean()), True, "6", 0.99)
+    assert rank.cy < 39  # the heavy top stroke pulls the centroid up, above the loop
+    hole = glyph_hole(img, rank)
+    assert hole is not None and abs(hole[1] - 40) < 1.5, hole
+    suit = _glyph("h", 0.99, 20, 68, 14)
+    assert assemble([rank, suit], img, 0.0).cards == []
 
 
 def test_a_suit_read_twice_beside_the_rank_is_surer() -> None:
