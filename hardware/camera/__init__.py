@@ -2,4 +2,4 @@
 
 #: the confidence below which a read card is "unknown" (chosen on synthetic scenes, docs/camera.md);
 #: here, not in ``recognize``, so that the kiosk can read it without loading OpenCV
-DEFAULT_MIN_CONFIDENCE = 0.95
+DEFAULT_MIN_CONFIDENCE = 0.90
