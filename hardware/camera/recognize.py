@@ -4,7 +4,9 @@ The pipeline is classical location plus a small learned classifier:
 
 1. *Glyph candidates*: an adaptive threshold in both polarities (dark print on a light face, light
    print on a dark face) gives connected components the size of an index character; the felt, the
-   chips and the printed lines are mostly too big, too small or too thin to pass.
+   chips and the printed lines are mostly too big, too small or too thin to pass. Around a rank
+   read with no suit in reach, or a suit with no rank, a finer threshold looks again for the
+   other half of the index (a thin or faint rank beside a large pip falls under the coarse one).
 2. *Classification*: each candidate is cut out as a square patch, normalised (print dark, face
    light, 32x32) with a second channel that keeps the red of the print or of the face, and run
    through ``model/cards.onnx`` with ``cv2.dnn``. The classes are the ranks (``6`` and ``9`` share
@@ -107,41 +109,107 @@ class FrameResult:
     unknown: int = 0
 
 
+def _components(binary: Image, dark: bool) -> list[Glyph]:
+    """The connected components of a binary picture that have the size and fill of a glyph."""
+    _count, _labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    side, fill = np.maximum(w, h), area / (w * h)
+    keep = np.flatnonzero((side >= MIN_GLYPH) & (side <= MAX_GLYPH) & (area >= 10)
+                          & (np.minimum(w, h) >= 2) & (fill <= 0.92) & (fill >= 0.12))
+    return [Glyph(int(x[i]), int(y[i]), int(w[i]), int(h[i]), float(cents[i + 1][0]),
+                  float(cents[i + 1][1]), dark) for i in keep]
+
+
 def candidate_glyphs(gray: Image) -> list[Glyph]:
     """Connected components of index-character size, in both polarities."""
+    # the two polarities of one adaptive threshold are each other's complement
+    light = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 31, 12)
+    return _components(cv2.bitwise_not(light), True) + _components(light, False)
+
+
+#: the finer binarisation looked at around a rank or suit read with no partner in reach: a small
+#: window and a small offset keep thin, faint or blurred print that a large pip nearby pulls
+#: under the coarse threshold
+FINE_BLOCK, FINE_C = 11, 6
+#: how far around such a glyph the finer binarisation is looked at, in glyph sizes
+FINE_REACH = 3.0
+FINE_CANDIDATES = True
+
+
+def _boxes(glyphs: list[Glyph]) -> npt.NDArray[np.int64]:
+    return np.array([(g.x, g.y, g.x + g.w, g.y + g.h) for g in glyphs], np.int64).reshape(-1, 4)
+
+
+def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph]) -> list[Glyph]:
+    """Candidates from a finer binarisation around ``lonely`` glyphs (a rank with no suit in
+    reach, or a suit with no rank), other than those ``have`` already holds: a box sharing more
+    than 30 % of the smaller one with a box of the same polarity is already held."""
     out: list[Glyph] = []
     for dark in (True, False):
+        seeds = [g for g in lonely if g.dark == dark]
+        if not seeds:
+            continue
+        # the windows around the seeds, within the box that holds them all
+        windows = []
+        for g in seeds:
+            r = int(FINE_REACH * g.size)
+            cx, cy = int(g.x + g.w / 2), int(g.y + g.h / 2)
+            windows.append((max(cx - r, 0), max(cy - r, 0), min(cx + r, gray.shape[1]),
+                            min(cy + r, gray.shape[0])))
+        x0, y0 = min(w[0] for w in windows), min(w[1] for w in windows)
+        x1, y1 = max(w[2] for w in windows), max(w[3] for w in windows)
+        zone = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for wx0, wy0, wx1, wy1 in windows:
+            zone[wy0 - y0:wy1 - y0, wx0 - x0:wx1 - x0] = 255
         mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
-        binary = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, 31, 12)
-        _count, _labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
-        x, y, w, h, area = (stats[1:, i] for i in range(5))
-        side, fill = np.maximum(w, h), area / (w * h)
-        keep = np.flatnonzero((side >= MIN_GLYPH) & (side <= MAX_GLYPH) & (area >= 10)
-                              & (np.minimum(w, h) >= 2) & (fill <= 0.92) & (fill >= 0.12))
-        out.extend(Glyph(int(x[i]), int(y[i]), int(w[i]), int(h[i]), float(cents[i + 1][0]),
-                         float(cents[i + 1][1]), dark) for i in keep)
+        binary = cv2.bitwise_and(zone, cv2.adaptiveThreshold(
+            gray[y0:y1, x0:x1], 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, FINE_BLOCK, FINE_C))
+        found = [Glyph(g.x + x0, g.y + y0, g.w, g.h, g.cx + x0, g.cy + y0, dark)
+                 for g in _components(binary, dark)]
+        held = _boxes([g for g in have if g.dark == dark])
+        if not found or not len(held):
+            out.extend(found)
+            continue
+        new = _boxes(found)
+        iw = np.minimum(new[:, None, 2], held[None, :, 2]) - np.maximum(new[:, None, 0],
+                                                                         held[None, :, 0])
+        ih = np.minimum(new[:, None, 3], held[None, :, 3]) - np.maximum(new[:, None, 1],
+                                                                         held[None, :, 1])
+        area_new = (new[:, 2] - new[:, 0]) * (new[:, 3] - new[:, 1])
+        area_held = (held[:, 2] - held[:, 0]) * (held[:, 3] - held[:, 1])
+        shared = np.where((iw > 0) & (ih > 0), iw * ih, 0)
+        taken = np.asarray(shared > 0.3 * np.minimum(area_new[:, None], area_held[None, :]))
+        out.extend(found[i] for i in np.flatnonzero(~taken.any(axis=1)))
     return out
 
 
-def glyph_patch(image: Image, gray: Image, g: Glyph) -> npt.NDArray[np.float32]:
-    """The normalised 2x32x32 patch around a glyph: print dark on light, then redness."""
-    side = max(g.size * 1.5, 12.0)
-    cx, cy = g.x + g.w / 2.0, g.y + g.h / 2.0
-    scale = PATCH / side
-    m = np.array([[scale, 0, PATCH / 2 - scale * cx], [0, scale, PATCH / 2 - scale * cy]],
-                 dtype=np.float64)
-    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    g_patch = cv2.warpAffine(gray, m, (PATCH, PATCH), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    c_patch = cv2.warpAffine(image, m, (PATCH, PATCH), flags=flags,
-                             borderMode=cv2.BORDER_REPLICATE)
-    p = g_patch.astype(np.float32)
-    if not g.dark:
-        p = 255.0 - p
-    lo, hi = float(p.min()), float(p.max())
-    p = (p - lo) / max(hi - lo, 16.0)
-    c = c_patch.astype(np.float32)
-    red = np.clip((c[:, :, 2] - np.maximum(c[:, :, 0], c[:, :, 1])) / 128.0, -1.0, 1.0)
-    return np.stack([p, red]).astype(np.float32)
+def glyph_patches(image: Image, gray: Image, glyphs: list[Glyph]) -> npt.NDArray[np.float32]:
+    """The normalised 2x32x32 patch around each glyph: print dark on light, then redness. The
+    patch is a square of 1.5 glyph sizes (at least 12 px)."""
+    return _patches(cv2.merge([image, gray]), glyphs)
+
+
+def _patches(both: Image, glyphs: list[Glyph]) -> npt.NDArray[np.float32]:
+    """``glyph_patches`` from the colour and grey channels merged into one picture, which are
+    cut together in one pass."""
+    cuts = np.empty((len(glyphs), PATCH, PATCH, 4), np.uint8)
+    for k, g in enumerate(glyphs):
+        side = max(g.size * 1.5, 12.0)
+        cx, cy = g.x + g.w / 2.0, g.y + g.h / 2.0
+        scale = PATCH / side
+        m = np.array([[scale, 0, PATCH / 2 - scale * cx], [0, scale, PATCH / 2 - scale * cy]],
+                     dtype=np.float64)
+        flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        cuts[k] = cv2.warpAffine(both, m, (PATCH, PATCH), flags=flags,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    p = cuts[:, :, :, 3].astype(np.float32)
+    light = np.array([not g.dark for g in glyphs])
+    p[light] = 255.0 - p[light]
+    lo, hi = p.min(axis=(1, 2), keepdims=True), p.max(axis=(1, 2), keepdims=True)
+    p = (p - lo) / np.maximum(hi - lo, 16.0)
+    c = cuts[:, :, :, :3].astype(np.float32)
+    red = np.clip((c[:, :, :, 2] - np.maximum(c[:, :, :, 0], c[:, :, :, 1])) / 128.0, -1.0, 1.0)
+    return np.stack([p, red], axis=1).astype(np.float32)
 
 
 def _holes(binary_patch: Image) -> tuple[float, float] | None:
@@ -208,17 +276,27 @@ class Recognizer:
     def classify(self, image: Image, gray: Image, glyphs: list[Glyph]) -> list[Glyph]:
         if not glyphs:
             return []
-        batch = np.stack([glyph_patch(image, gray, g) for g in glyphs])
+        both = cv2.merge([image, gray])
+        batch = _patches(both, glyphs)
         probs = self._probabilities(batch)
+        if FINE_CANDIDATES:
+            lonely = _lonely(glyphs, probs.argmax(axis=1), probs.max(axis=1))
+            extra = fine_candidates(gray, [glyphs[i] for i in lonely], glyphs) if len(lonely) \
+                else []
+            if extra:
+                more = _patches(both, extra)
+                batch = np.concatenate([batch, more])
+                probs = np.concatenate([probs, self._probabilities(more)])
+                glyphs = glyphs + extra
         # read the likely ranks and suits again at three more turns; keep the geometric mean
         top = probs.argmax(axis=1)
         recheck = _pairable(glyphs, top, probs.max(axis=1))
         if len(recheck):
-            log_sum = np.log(np.maximum(probs[recheck], 1e-9))
-            for turns in (1, 2, 3):
-                turned = np.rot90(batch[recheck], turns, axes=(2, 3))
-                log_sum += np.log(np.maximum(self._probabilities(turned), 1e-9))
-            mean = np.exp(log_sum / 4.0)
+            turned = np.concatenate([np.rot90(batch[recheck], turns, axes=(2, 3))
+                                     for turns in (1, 2, 3)])
+            readings = np.concatenate([probs[recheck], self._probabilities(turned)])
+            log = np.log(np.maximum(readings, 1e-9)).reshape(4, len(recheck), -1)
+            mean = np.exp(log.mean(axis=0))
             probs[recheck] = mean / mean.sum(axis=1, keepdims=True)
         out = []
         for g, p in zip(glyphs, probs, strict=True):
@@ -257,6 +335,28 @@ def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
     # each such rank and only its nearest fitting suit (the pips near an index are not)
     nearest = np.where(near, dist, np.inf)[has].argmin(axis=1)
     return np.unique(np.concatenate([ranks[has], suits[nearest]]))
+
+
+#: the first reading's probability from which a rank or suit with no partner in reach is looked
+#: around again with the finer binarisation
+LONELY_PROB = 0.5
+
+
+def _lonely(glyphs: list[Glyph], top: npt.NDArray[np.intp],
+            prob: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Indices of the likely ranks with no likely suit in pairing reach and of the likely suits
+    with no likely rank: where part of an index may have been missed."""
+    ranks = np.flatnonzero((prob >= RECHECK_PROB) & np.isin(top, _RANK_CLASS_IDS))
+    suits = np.flatnonzero((prob >= RECHECK_PROB) & np.isin(top, _SUIT_CLASS_IDS))
+    pos = np.array([(g.cx, g.cy, g.size, g.dark) for g in glyphs], np.float64)
+    r, s = pos[ranks], pos[suits]
+    dist = np.hypot(r[:, None, 0] - s[None, :, 0], r[:, None, 1] - s[None, :, 1])
+    ratio = s[None, :, 2] / r[:, None, 2]
+    near = ((dist <= 2.2 * r[:, None, 2]) & (ratio >= 0.35) & (ratio <= 1.6)
+            & (r[:, None, 3] == s[None, :, 3]))
+    alone: npt.NDArray[np.intp] = np.concatenate([ranks[~near.any(axis=1)],
+                                                  suits[~near.any(axis=0)]])
+    return alone[prob[alone] >= LONELY_PROB]
 
 
 def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph | None:

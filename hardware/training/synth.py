@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import CLASSES, Glyph, candidate_glyphs, glyph_patch
+from hardware.camera.recognize import CLASSES, Glyph, candidate_glyphs, glyph_patches
 
 if TYPE_CHECKING:
     from hardware.training.fontdeck import FontDecks
@@ -418,13 +418,13 @@ def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks |
     gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     cands = candidate_glyphs(gray)
     labels = label_candidates(cands, glyphs)
-    xs, ys = [], []
+    chosen, ys = [], []
     other = CLASSES.index("other")
     for g, lab in zip(cands, labels, strict=True):
         if lab is None or (lab == other and rng.random() > 0.5):
             continue
-        xs.append(glyph_patch(scene, gray, g))
+        chosen.append(g)
         ys.append(lab)
-    if not xs:
+    if not chosen:
         return np.zeros((0, 2, 32, 32), np.float16), np.zeros((0,), np.int64)
-    return np.stack(xs).astype(np.float16), np.array(ys, np.int64)
+    return glyph_patches(scene, gray, chosen).astype(np.float16), np.array(ys, np.int64)

@@ -95,7 +95,7 @@ def degrade(xb: Any) -> Any:
     """The same patches as a poorer camera would give them: drawn at 9 to 22 px and scaled back
     (an index a few pixels tall, or blurred), moved by up to two pixels (a candidate box cut
     around a glyph merged with its neighbour), with sensor noise; the grey channel is stretched
-    to its range again, as ``glyph_patch`` does."""
+    to its range again, as ``glyph_patches`` does."""
     import torch
     import torch.nn.functional as F
 

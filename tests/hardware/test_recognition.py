@@ -34,9 +34,9 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: measured with the committed model (docs/camera.md, docs/benchmarks.md): threshold -> (recall,
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
-FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.703, 0.0), 0.7: (0.741, 0.023), 0.3: (0.759, 0.022)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.5000, 0.0035), 0.95: (0.4342, 0.0),
-                      0.7: (0.6068, 0.0201), 0.3: (0.6797, 0.0450)}
+FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.722, 0.0), 0.7: (0.796, 0.021), 0.3: (0.833, 0.058)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.5605, 0.0032), 0.95: (0.4769, 0.0),
+                      0.7: (0.6851, 0.0204), 0.3: (0.7616, 0.0531)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -137,6 +137,33 @@ def test_a_rank_without_a_suit_beside_it_takes_the_suit_of_its_face(
     assert 480 < min(xs) < 520 and 620 < max(xs) < 660 and 250 < min(ys) < 290
     monkeypatch.setattr(recognize, "FACE_PAIRING", False)
     assert reader.read(scene).cards == []
+
+
+def test_a_faint_rank_beside_a_large_pip_is_looked_for_again_finer(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # faded, slightly blurred indices: the large pip beside each one darkens the coarse
+    # threshold's window so much that the thin rank falls under it, and only the small suit is
+    # found; the finer binarisation around that lonely suit finds the rank
+    cards = ["7d", "4h", "9c", "5s", "3s", "8h", "Kd", "Qc"]
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    for i, card in enumerate(cards):
+        read = cv2.imread(str(HERUKA / f"{card}.png"))
+        assert read is not None, card
+        faded = read.astype(np.float32)
+        h, w = faded.shape[:2]
+        for ys, xs in ((slice(0, 27), slice(0, 24)), (slice(h - 27, h), slice(w - 24, w))):
+            faded[ys, xs] = 255 - (255 - faded[ys, xs]) * 0.45
+        _lay(scene, faded.astype(np.uint8), 60 + i * 150, 250, -20 + i * 6)
+    blurred = np.asarray(cv2.GaussianBlur(scene, (0, 0), 1.0), np.uint8)
+
+    def sure() -> set[str]:
+        return {c.card for c in reader.read(blurred).cards if c.confidence >= 0.85}
+
+    found = sure()
+    assert found <= set(cards)
+    assert len(found) >= 5, found
+    monkeypatch.setattr(recognize, "FINE_CANDIDATES", False)
+    assert len(sure()) <= 2
 
 
 def test_touching_light_faces_are_not_taken_for_one_card(reader: Recognizer) -> None:
