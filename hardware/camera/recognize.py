@@ -313,22 +313,29 @@ class Recognizer:
         return assemble(glyphs, gray, self.min_confidence, image)
 
 
-def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
-              prob: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
-    """Indices of the likely ranks with a likely suit in pairing reach, and of each one's nearest
-    such suit: the candidates whose reading makes a card (pips of the card body are not read
-    again)."""
+def _in_reach(glyphs: list[Glyph], top: npt.NDArray[np.intp], prob: npt.NDArray[np.float32]
+              ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.bool_],
+                         npt.NDArray[np.float64]]:
+    """The likely ranks and suits (first reading 0.3 or more), which suit is in pairing reach of
+    which rank (the size and distance rule of ``_nearest_suit``), and their distances."""
     sure = prob >= RECHECK_PROB
     ranks = np.flatnonzero(sure & np.isin(top, _RANK_CLASS_IDS))
     suits = np.flatnonzero(sure & np.isin(top, _SUIT_CLASS_IDS))
-    if not len(ranks) or not len(suits):
-        return np.zeros(0, np.intp)
     pos = np.array([(g.cx, g.cy, g.size, g.dark) for g in glyphs], np.float64)
     r, s = pos[ranks], pos[suits]
     dist = np.hypot(r[:, None, 0] - s[None, :, 0], r[:, None, 1] - s[None, :, 1])
     ratio = s[None, :, 2] / r[:, None, 2]
     near = ((dist <= 2.2 * r[:, None, 2]) & (ratio >= 0.35) & (ratio <= 1.6)
             & (r[:, None, 3] == s[None, :, 3]))
+    return ranks, suits, near, dist
+
+
+def _pairable(glyphs: list[Glyph], top: npt.NDArray[np.intp],
+              prob: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Indices of the likely ranks with a likely suit in pairing reach, and of each one's nearest
+    such suit: the candidates whose reading makes a card (pips of the card body are not read
+    again)."""
+    ranks, suits, near, dist = _in_reach(glyphs, top, prob)
     has = near.any(axis=1)
     if not has.any():
         return np.zeros(0, np.intp)
@@ -346,14 +353,7 @@ def _lonely(glyphs: list[Glyph], top: npt.NDArray[np.intp],
             prob: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
     """Indices of the likely ranks with no likely suit in pairing reach and of the likely suits
     with no likely rank: where part of an index may have been missed."""
-    ranks = np.flatnonzero((prob >= RECHECK_PROB) & np.isin(top, _RANK_CLASS_IDS))
-    suits = np.flatnonzero((prob >= RECHECK_PROB) & np.isin(top, _SUIT_CLASS_IDS))
-    pos = np.array([(g.cx, g.cy, g.size, g.dark) for g in glyphs], np.float64)
-    r, s = pos[ranks], pos[suits]
-    dist = np.hypot(r[:, None, 0] - s[None, :, 0], r[:, None, 1] - s[None, :, 1])
-    ratio = s[None, :, 2] / r[:, None, 2]
-    near = ((dist <= 2.2 * r[:, None, 2]) & (ratio >= 0.35) & (ratio <= 1.6)
-            & (r[:, None, 3] == s[None, :, 3]))
+    ranks, suits, near, _dist = _in_reach(glyphs, top, prob)
     alone: npt.NDArray[np.intp] = np.concatenate([ranks[~near.any(axis=1)],
                                                   suits[~near.any(axis=0)]])
     return alone[prob[alone] >= LONELY_PROB]
