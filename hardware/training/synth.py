@@ -22,7 +22,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import CLASSES, Glyph, candidate_glyphs, glyph_patches
+from hardware.camera.recognize import (
+    CLASSES,
+    Glyph,
+    candidate_glyphs,
+    fine_candidates,
+    glyph_patches,
+)
 
 if TYPE_CHECKING:
     from hardware.training.fontdeck import FontDecks
@@ -409,8 +415,11 @@ TRAIN_RANK_PX = (9.0, 24.0)
 
 
 def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks | None = None,
-                  font_share: float = 0.0
+                  font_share: float = 0.0, fine: bool = False
                   ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+    """Labelled patches of one scene's glyph candidates; with ``fine``, only those the finer
+    second look adds around the index glyphs (as the recogniser cuts them around a lonely rank
+    or suit)."""
     rng = random.Random(seed)
     made = make_scene(decks, rng, size=(1280, 720), fonts=fonts, font_share=font_share,
                       fans=(2, 8), apart=220.0, rank_px=TRAIN_RANK_PX)
@@ -418,6 +427,12 @@ def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks |
     gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     cands = candidate_glyphs(gray)
     labels = label_candidates(cands, glyphs)
+    if fine:
+        other = CLASSES.index("other")
+        seeds = [g for g, lab in zip(cands, labels, strict=True)
+                 if lab is not None and lab != other]
+        cands = fine_candidates(gray, seeds, cands)
+        labels = label_candidates(cands, glyphs)
     chosen, ys = [], []
     other = CLASSES.index("other")
     for g, lab in zip(cands, labels, strict=True):

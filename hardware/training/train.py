@@ -25,10 +25,12 @@ from hardware.camera.recognize import CLASSES, MODEL_PATH, PATCH
 _DECKS: Any = None
 _FONTS: Any = None
 _FONT_SHARE = 0.0
+_FINE = False
 
 
-def _init(png_root: str, font_share: float) -> None:
-    global _DECKS, _FONTS, _FONT_SHARE
+def _init(png_root: str, font_share: float, fine: bool = False) -> None:
+    global _DECKS, _FONTS, _FONT_SHARE, _FINE
+    _FINE = fine
     from hardware.training.synth import load_decks
 
     _DECKS = load_decks(Path(png_root))
@@ -41,17 +43,20 @@ def _init(png_root: str, font_share: float) -> None:
 def _one(seed: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     from hardware.training.synth import scene_samples
 
-    return scene_samples(_DECKS, seed, _FONTS, _FONT_SHARE)
+    return scene_samples(_DECKS, seed, _FONTS, _FONT_SHARE, _FINE)
 
 
 def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers: int,
-             chunk: int = 100, font_share: float = 0.0
+             chunk: int = 100, font_share: float = 0.0, fine: bool = False
              ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     """Patches of ``scenes`` scenes from ``first_seed`` on, cached in chunks under ``cache``
     (an interrupted run, or a bigger one, reuses what is there); ``font_share`` of the scenes
-    are dealt from decks drawn in the installed fonts."""
+    are dealt from decks drawn in the installed fonts; with ``fine``, the candidates of the
+    finer second look around the index glyphs instead."""
     if font_share > 0:
         cache = cache.with_name(f"{cache.name}-fonts{font_share:g}")
+    if fine:
+        cache = cache.with_name(f"{cache.name}-fine")
     cache.mkdir(parents=True, exist_ok=True)
     xs, ys = [], []
     pool = None
@@ -60,7 +65,8 @@ def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers:
             path = cache / f"scenes-{start}-{chunk}.npz"
             if not path.exists():
                 if pool is None:
-                    pool = Pool(workers, initializer=_init, initargs=(str(png_root), font_share))
+                    pool = Pool(workers, initializer=_init,
+                                initargs=(str(png_root), font_share, fine))
                 parts = pool.map(_one, range(start, start + chunk), chunksize=4)
                 np.savez(path, x=np.concatenate([p[0] for p in parts]),
                          y=np.concatenate([p[1] for p in parts]))
@@ -193,11 +199,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="class weights (1/count)**power; 0 for none")
     parser.add_argument("--degraded", type=float, default=0.0,
                         help="share of each batch shown as a poorer camera would see it")
+    parser.add_argument("--fine-scenes", type=int, default=0,
+                        help="add the finer second look's candidates of this many scenes")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     t0 = time.time()
     x, y = generate(args.png, args.cache, 0, args.scenes, args.workers,
                     font_share=args.font_share)
+    if args.fine_scenes:
+        xf, yf = generate(args.png, args.cache, 0, args.fine_scenes, args.workers,
+                          font_share=args.font_share, fine=True)
+        print(f"{len(xf)} patches of the finer second look from {args.fine_scenes} scenes")
+        x, y = np.concatenate([x, xf]), np.concatenate([y, yf])
     xv, yv = generate(args.png, args.cache, 10_000_000, args.val_scenes, args.workers,
                       chunk=args.val_scenes, font_share=args.font_share)
     print(f"{len(x)} training patches from {args.scenes} scenes ({time.time() - t0:.0f} s)")
