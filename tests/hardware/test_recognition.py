@@ -166,6 +166,23 @@ def test_a_faint_rank_beside_a_large_pip_is_looked_for_again_finer(
     assert len(sure()) <= 2
 
 
+def test_the_finer_second_look_adds_only_glyphs_not_already_held() -> None:
+    # a glyph found twice, by both thresholds with slightly different boxes, would be read twice
+    # (and a 6 or 9 told apart twice, not always alike)
+    img = np.full((120, 200), 235, np.uint8)
+    cv2.putText(img, "K", (60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 190, 2)
+    cv2.circle(img, (105, 52), 16, 10, -1)
+    cv2.circle(img, (72, 80), 6, 20, -1)
+    img = np.asarray(cv2.GaussianBlur(img, (0, 0), 1.0), np.uint8)
+    have = recognize.candidate_glyphs(img)
+    suit = [g for g in have if g.dark and abs(g.cx - 72) < 4 and abs(g.cy - 80) < 4]
+    assert len(suit) == 1
+    fresh = recognize.fine_candidates(img, suit, [])
+    assert any(abs(g.cx - 68) < 6 and abs(g.cy - 52) < 6 for g in fresh)  # the K, found again
+    assert len(fresh) >= 2
+    assert recognize.fine_candidates(img, suit, have) == []
+
+
 def test_touching_light_faces_are_not_taken_for_one_card(reader: Recognizer) -> None:
     # the 8 of clubs shows only its index strip; its face runs into the 7 of spades' face with no
     # border between them, so the spades there are not the 8's
