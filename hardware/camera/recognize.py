@@ -581,20 +581,29 @@ def _six_or_nine(rank: Glyph, suit: Glyph, gray: Image) -> str | None:
     return "6" if along > 0 else "9"
 
 
+#: a card read from both its corner indices is surer (off only to measure what it adds)
+CORROBORATE = True
+#: the two indices of a card lie at least this many rank sizes apart, and at most this many (a
+#: card is 7 to 14 rank heights tall, its diagonal 1.22 times that)
+CORROBORATE_APART = 3.0
+CORROBORATE_WITHIN = 18.0
+
+
 def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
              image: Image | None = None) -> FrameResult:
-    """Pair ranks with suits into cards; one reading per card, the most confident. With the
-    colour ``image``, a rank and a suit printed in different inks are not paired."""
+    """Pair ranks with suits into cards; one reading per card, the most confident, made surer by a
+    reading from the card's other corner. With the colour ``image``, a rank and a suit printed in
+    different inks are not paired."""
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
-    best: dict[str, CardReading] = {}
+    readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
         if INK_CHECK and s is not None and image is not None and not _same_ink(image, r, s):
             s = None
         suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
-        if FACE_PAIRING and r.prob >= min_confidence and r.prob * suit_prob < FACE_CHECK_BELOW:
+        if FACE_PAIRING and r.prob * suit_prob < FACE_CHECK_BELOW:
             on_face = _face_suit(r, suits, ranks, gray, image)
             if on_face is not None and s is None:
                 s, suit_prob, quad = on_face[0], on_face[1], on_face[2].quad(r)
@@ -614,16 +623,34 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
                 unknown += 1
                 continue
             rank = six_nine
-        conf = r.prob * suit_prob
-        card = rank + s.label
-        if conf < min_confidence:
-            unknown += 1
-            continue
-        reading = CardReading(card, conf, quad, (r.cx, r.cy))
-        if card not in best or best[card].confidence < conf:
-            best[card] = reading
-    cards = sorted(best.values(), key=lambda c: (c.index_center[1], c.index_center[0]))
+        readings.append((CardReading(rank + s.label, r.prob * suit_prob, quad, (r.cx, r.cy)),
+                         r.size))
+    best = _corroborated(readings)
+    # the threshold applies to a card once both its corners are counted
+    sure = {card: c for card, c in best.items() if c.confidence >= min_confidence}
+    unknown += len(best) - len(sure)
+    cards = sorted(sure.values(), key=lambda c: (c.index_center[1], c.index_center[0]))
     return FrameResult(cards=cards, unknown=unknown)
+
+
+def _corroborated(readings: list[tuple[CardReading, float]]) -> dict[str, CardReading]:
+    """The most confident reading of each card, surer when the card was also read from an index
+    in its other corner: one not read wrong is then ``1 - (1 - a)(1 - b)``. The other corner lies
+    CORROBORATE_APART rank sizes or more from the first, and no farther than a card's diagonal."""
+    by_card: dict[str, list[tuple[CardReading, float]]] = {}
+    for reading, size in readings:
+        by_card.setdefault(reading.card, []).append((reading, size))
+    out: dict[str, CardReading] = {}
+    for card, found in by_card.items():
+        first, size = max(found, key=lambda f: f[0].confidence)
+        x, y = first.index_center
+        other = max((f.confidence for f, _s in found
+                     if CORROBORATE and CORROBORATE_APART * size
+                     < math.hypot(f.index_center[0] - x, f.index_center[1] - y)
+                     <= CORROBORATE_WITHIN * size), default=0.0)
+        conf = 1.0 - (1.0 - first.confidence) * (1.0 - other)
+        out[card] = CardReading(card, conf, first.quad, first.index_center)
+    return out
 
 
 def decode_image(data: bytes) -> Image:
