@@ -584,7 +584,8 @@ def _six_or_nine(rank: Glyph, suit: Glyph, gray: Image) -> str | None:
 #: a card read from both its corner indices is surer (off only to measure what it adds)
 CORROBORATE = True
 #: the two indices of a card lie at least this many rank sizes apart, and at most this many (a
-#: card is 7 to 14 rank heights tall, its diagonal 1.22 times that)
+#: card is 6 to 14 rank heights tall, its two indices about its height apart, its diagonal 1.22
+#: times that)
 CORROBORATE_APART = 3.0
 CORROBORATE_WITHIN = 18.0
 
@@ -610,9 +611,8 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
             elif on_face is not None and s is not None and on_face[0].label == s.label:
                 # the pips of its own face agree with the index: the suit is as sure as the surest
                 suit_prob = max(suit_prob, on_face[1])
-        # a suit read twice beside the rank is surer; not for a 6 or 9, whose reading also rests
-        # on where its loop lies, which the suit says nothing of
-        if s is not None and r.label != "6" and r.prob * suit_prob < FACE_CHECK_BELOW:
+        # a suit read twice beside the rank is surer
+        if s is not None and r.prob * suit_prob < FACE_CHECK_BELOW:
             suit_prob = max(suit_prob, _agreeing_suit_prob(r, s, suits, ranks))
         if s is None or quad is None:
             continue
