@@ -23,7 +23,9 @@ The pipeline is classical location plus a small learned classifier:
    A confident rank with no suit in reach takes the suit of the pips on its own card face (the
    region of the face's shade around it), if they all agree and the face holds no other rank:
    some decks print the rank and the suit in different corners.
-   The two corner indices of a card, or a repeated reading, collapse to one result per card.
+   The two corner indices of a card, or a repeated reading, collapse to one result per card; a
+   card read at both its corners is surer (``1 - (1 - a)(1 - b)``), and only then is the
+   threshold applied.
 
 Face-down cards show no index and so never get a face.
 """
