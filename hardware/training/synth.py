@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from hardware.camera.recognize import (
     CLASSES,
+    PATCH,
     Glyph,
     candidate_glyphs,
     fine_candidates,
@@ -441,5 +442,5 @@ def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks |
         chosen.append(g)
         ys.append(lab)
     if not chosen:
-        return np.zeros((0, 2, 32, 32), np.float16), np.zeros((0,), np.int64)
+        return np.zeros((0, 2, PATCH, PATCH), np.float16), np.zeros((0,), np.int64)
     return glyph_patches(scene, gray, chosen).astype(np.float16), np.array(ys, np.int64)

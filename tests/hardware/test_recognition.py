@@ -16,6 +16,7 @@ import pytest
 from hardware.camera import DEFAULT_MIN_CONFIDENCE, recognize
 from hardware.camera.recognize import (
     CLASSES,
+    PATCH,
     CardReading,
     FrameResult,
     Glyph,
@@ -314,7 +315,7 @@ def test_bare_felt_and_unreadable_input(recognizer: Recognizer) -> None:
 
 
 def test_the_classifier_has_the_expected_outputs(recognizer: Recognizer) -> None:
-    recognizer.net.setInput(np.zeros((3, 2, 32, 32), np.float32))
+    recognizer.net.setInput(np.zeros((3, 2, PATCH, PATCH), np.float32))
     out = recognizer.net.forward()
     assert out.shape == (3, len(CLASSES))
 
