@@ -416,14 +416,15 @@ TRAIN_RANK_PX = (9.0, 24.0)
 
 
 def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks | None = None,
-                  font_share: float = 0.0, fine: bool = False
+                  font_share: float = 0.0, fine: bool = False,
+                  rank_px: tuple[float, float] = TRAIN_RANK_PX
                   ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     """Labelled patches of one scene's glyph candidates; with ``fine``, only those the finer
     second look adds around the index glyphs (as the recogniser cuts them around a lonely rank
     or suit)."""
     rng = random.Random(seed)
     made = make_scene(decks, rng, size=(1280, 720), fonts=fonts, font_share=font_share,
-                      fans=(2, 8), apart=220.0, rank_px=TRAIN_RANK_PX)
+                      fans=(2, 8), apart=220.0, rank_px=rank_px)
     scene, glyphs = made.image, made.glyphs
     gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
     cands = candidate_glyphs(gray)

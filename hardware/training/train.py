@@ -26,11 +26,13 @@ _DECKS: Any = None
 _FONTS: Any = None
 _FONT_SHARE = 0.0
 _FINE = False
+_RANK_PX: tuple[float, float] | None = None
 
 
-def _init(png_root: str, font_share: float, fine: bool = False) -> None:
-    global _DECKS, _FONTS, _FONT_SHARE, _FINE
-    _FINE = fine
+def _init(png_root: str, font_share: float, fine: bool = False,
+          rank_px: tuple[float, float] | None = None) -> None:
+    global _DECKS, _FONTS, _FONT_SHARE, _FINE, _RANK_PX
+    _FINE, _RANK_PX = fine, rank_px
     from hardware.training.synth import load_decks
 
     _DECKS = load_decks(Path(png_root))
@@ -41,18 +43,20 @@ def _init(png_root: str, font_share: float, fine: bool = False) -> None:
 
 
 def _one(seed: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
-    from hardware.training.synth import scene_samples
+    from hardware.training.synth import TRAIN_RANK_PX, scene_samples
 
-    return scene_samples(_DECKS, seed, _FONTS, _FONT_SHARE, _FINE)
+    return scene_samples(_DECKS, seed, _FONTS, _FONT_SHARE, _FINE, _RANK_PX or TRAIN_RANK_PX)
 
 
 def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers: int,
-             chunk: int = 100, font_share: float = 0.0, fine: bool = False
+             chunk: int = 100, font_share: float = 0.0, fine: bool = False,
+             rank_px: tuple[float, float] | None = None
              ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     """Patches of ``scenes`` scenes from ``first_seed`` on, cached in chunks under ``cache``
     (an interrupted run, or a bigger one, reuses what is there); ``font_share`` of the scenes
     are dealt from decks drawn in the installed fonts; with ``fine``, the candidates of the
-    finer second look around the index glyphs instead."""
+    finer second look around the index glyphs instead; ``rank_px`` the scenes' rank heights
+    (``synth.TRAIN_RANK_PX`` by default; a cache holds one choice only)."""
     if font_share > 0:
         cache = cache.with_name(f"{cache.name}-fonts{font_share:g}")
     if fine:
@@ -66,7 +70,7 @@ def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers:
             if not path.exists():
                 if pool is None:
                     pool = Pool(workers, initializer=_init,
-                                initargs=(str(png_root), font_share, fine))
+                                initargs=(str(png_root), font_share, fine, rank_px))
                 parts = pool.map(_one, range(start, start + chunk), chunksize=4)
                 np.savez(path, x=np.concatenate([p[0] for p in parts]),
                          y=np.concatenate([p[1] for p in parts]))
@@ -134,11 +138,34 @@ def augment(xb: Any, degraded: float = 0.0) -> Any:
     return xb
 
 
+def teacher_probabilities(models: list[Path], x: npt.NDArray[np.float16]
+                          ) -> npt.NDArray[np.float32]:
+    """The class probabilities of trained models, read as the recogniser reads them (``cv2.dnn``),
+    taken together as their normalised geometric mean: a class is likely only if every model
+    finds it so, which is where several models that each err in their own way agree."""
+    import cv2
+
+    logs = np.zeros((len(x), len(CLASSES)), np.float64)
+    for path in models:
+        net = cv2.dnn.readNetFromONNX(str(path))
+        for start in range(0, len(x), 1024):
+            net.setInput(np.ascontiguousarray(x[start:start + 1024], np.float32))
+            logits = net.forward().astype(np.float64)
+            logits -= logits.max(axis=1, keepdims=True)
+            logs[start:start + 1024] += logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    mean = np.exp((logs - logs.max(axis=1, keepdims=True)) / len(models))
+    probs: npt.NDArray[np.float32] = (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
+    return probs
+
+
 def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[np.float16],
           yv: npt.NDArray[np.int64], epochs: int, out: Path, label_smoothing: float = 0.0,
-          weight_power: float = 0.0, degraded: float = 0.0) -> None:
+          weight_power: float = 0.0, degraded: float = 0.0,
+          soft: npt.NDArray[np.float32] | None = None, distill: float = 0.0) -> None:
     """Plain cross-entropy by default: label smoothing and class weights put a floor under the
-    rare classes' probabilities, which caps how sure the classifier can be of the right one."""
+    rare classes' probabilities, which caps how sure the classifier can be of the right one.
+    With ``soft`` (teachers' probabilities for each patch), a ``distill`` share of the loss is
+    the cross-entropy against those instead of the labels."""
     import torch
     import torch.nn as nn
 
@@ -154,6 +181,7 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     xt, yt = torch.from_numpy(x.astype(np.float32)), torch.from_numpy(y)
     xvt, yvt = torch.from_numpy(xv.astype(np.float32)), torch.from_numpy(yv)
+    st = torch.from_numpy(soft) if soft is not None else None
     for epoch in range(epochs):
         model.train()
         perm = torch.randperm(len(xt))
@@ -161,7 +189,11 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
         for i in range(0, len(xt), 256):
             idx = perm[i:i + 256]
             xb = augment(xt[idx].clone(), degraded)
-            loss = loss_fn(model(xb), yt[idx])
+            logits = model(xb)
+            loss = loss_fn(logits, yt[idx])
+            if st is not None and distill > 0:
+                taught = -(st[idx] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+                loss = (1 - distill) * loss + distill * taught
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -201,18 +233,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of each batch shown as a poorer camera would see it")
     parser.add_argument("--fine-scenes", type=int, default=0,
                         help="add the finer second look's candidates of this many scenes")
+    parser.add_argument("--rank-px", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                        help="rank heights of the scenes in pixels (default synth.TRAIN_RANK_PX); "
+                             "give a --cache of its own")
+    parser.add_argument("--teachers", type=Path, nargs="*", default=[],
+                        help="trained models (ONNX) whose joint reading of each patch is taught")
+    parser.add_argument("--distill", type=float, default=0.5,
+                        help="share of the loss taught by --teachers (the rest by the labels)")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     t0 = time.time()
+    rank_px = tuple(args.rank_px) if args.rank_px else None
     x, y = generate(args.png, args.cache, 0, args.scenes, args.workers,
-                    font_share=args.font_share)
+                    font_share=args.font_share, rank_px=rank_px)
     if args.fine_scenes:
         xf, yf = generate(args.png, args.cache, 0, args.fine_scenes, args.workers,
-                          font_share=args.font_share, fine=True)
+                          font_share=args.font_share, fine=True, rank_px=rank_px)
         print(f"{len(xf)} patches of the finer second look from {args.fine_scenes} scenes")
         x, y = np.concatenate([x, xf]), np.concatenate([y, yf])
     xv, yv = generate(args.png, args.cache, 10_000_000, args.val_scenes, args.workers,
-                      chunk=args.val_scenes, font_share=args.font_share)
+                      chunk=args.val_scenes, font_share=args.font_share, rank_px=rank_px)
     print(f"{len(x)} training patches from {args.scenes} scenes ({time.time() - t0:.0f} s)")
     other = CLASSES.index("other")
     keep = np.flatnonzero(y != other)
@@ -223,8 +263,15 @@ def main(argv: list[str] | None = None) -> int:
     x, y = x[sel], y[sel]
     print("per class:", dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(),
                                  strict=True)))
+    soft = None
+    if args.teachers:
+        t1 = time.time()
+        soft = teacher_probabilities(args.teachers, x)
+        agree = float((soft.argmax(axis=1) == y).mean())
+        print(f"teachers read {len(x)} patches in {time.time() - t1:.0f} s; "
+              f"their joint reading agrees with the label on {agree:.4f}", flush=True)
     train(x, y, xv, yv, args.epochs, args.out, args.label_smoothing, args.weight_power,
-          args.degraded)
+          args.degraded, soft, args.distill if args.teachers else 0.0)
     return 0
 
 

@@ -23,7 +23,9 @@ from hardware.camera.recognize import (
     RecognitionError,
     Recognizer,
     assemble,
+    candidate_glyphs,
     glyph_hole,
+    glyph_patches,
     load_image,
 )
 from hardware.camera.stable import Stabilizer
@@ -318,6 +320,24 @@ def test_the_classifier_has_the_expected_outputs(recognizer: Recognizer) -> None
     recognizer.net.setInput(np.zeros((3, 2, PATCH, PATCH), np.float32))
     out = recognizer.net.forward()
     assert out.shape == (3, len(CLASSES))
+
+
+def test_teachers_read_a_patch_as_the_recogniser_does(recognizer: Recognizer) -> None:
+    """Training by distillation takes the teachers' probabilities from ``cv2.dnn`` as the
+    recogniser reads them; one model taught twice is that model's own reading."""
+    from hardware.training.train import teacher_probabilities
+
+    image = load_image(FIXTURES / "scene01.jpg")
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    glyphs = candidate_glyphs(gray)
+    patches = glyph_patches(image, gray, glyphs)
+    own = recognizer._probabilities(patches)
+    joint = teacher_probabilities([recognize.MODEL_PATH] * 2, patches.astype(np.float16))
+    assert joint.shape == (len(glyphs), len(CLASSES)) and len(glyphs) > 20
+    np.testing.assert_allclose(joint.sum(axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(joint, own, atol=0.01)
+    # the patches hold index glyphs read surely, not only the felt
+    assert int((joint[:, CLASSES.index("other")] < 0.1).sum()) >= 5
 
 
 @pytest.mark.slow
