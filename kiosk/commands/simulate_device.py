@@ -139,19 +139,28 @@ class Simulator:
         self.display: dict[str, str] = {}
         self.verbose = False
         """Print the heartbeat (PING, PONG) too."""
+        self._printing = threading.Lock()
+
+    def _print(self, text: str) -> None:
+        """One whole line of the transcript: the reader thread and the sender print at once, and
+        ``print`` writes the text and its newline apart, so a reply could land inside a line."""
+        with self._printing:
+            self.out.write(text + "\n")
+            self.out.flush()
 
     def say(self, key: str, **params: object) -> None:
-        print(MESSAGES[self.lang][key].format(**params), file=self.out, flush=True)
+        self._print(MESSAGES[self.lang][key].format(**params))
 
     def send(self, line: str) -> list[str]:
         """Write ``line``; the box its ACK or NAK will be put in."""
         box: list[str] = []
+        # printed before it is written: its answer is then printed after it
+        if self.verbose or line not in ("PING", "PONG"):
+            self._print(f"> {line}")
         with self.answered:
             if line.split()[0].upper() not in ("ACK", "NAK", "PING", "PONG"):  # never ACKed
                 self.waiting.append(box)
             self.endpoint.send(line)
-        if self.verbose or line not in ("PING", "PONG"):
-            print(f"> {line}", file=self.out, flush=True)
         return box
 
     def listen(self) -> None:
@@ -167,7 +176,7 @@ class Simulator:
                 return
             for line in lines:
                 if self.verbose or line not in ("PING", "PONG"):
-                    print(f"< {line}", file=self.out, flush=True)
+                    self._print(f"< {line}")
                 try:
                     message = parse_kiosk_line(line)
                 except ProtocolError as exc:
@@ -188,7 +197,7 @@ class Simulator:
                 elif word in ("POT", "TURN", "TEXT", "LED"):
                     key = word if word != "LED" else " ".join(line.split()[:2])
                     self.display[key] = line
-                    print("[" + " | ".join(self.display.values()) + "]", file=self.out, flush=True)
+                    self._print("[" + " | ".join(self.display.values()) + "]")
 
     def submit(self, line: str, timeout: float) -> str | None:
         """Send ``line`` and wait for its ACK or NAK (None: none came)."""
