@@ -124,6 +124,22 @@
     }).join('');
   }
 
+  /* The action buttons are rebuilt only when they change: a state that arrives while the
+     dealer's finger is on one (a screen resyncing, another screen's correction) leaves it the
+     same button from the press to the release, or the tap would be lost. */
+  function showLegal(seat, html) {
+    var legal = $('legal'), key = seat + '|' + html;
+    if (legal.dataset.key === key) return;
+    legal.dataset.key = key;
+    legal.dataset.seat = seat === null ? '' : String(seat);
+    legal.innerHTML = html;
+  }
+  $('legal').addEventListener('click', function (ev) {
+    var b = ev.target.closest('[data-action]'), seat = $('legal').dataset.seat;
+    if (!b || seat === '') return;
+    act({ type: 'act', seat: +seat, action: b.dataset.action, amount: +b.dataset.amount });
+  });
+
   function resultHTML(result) {
     if (!result) return '';
     var html = '<div class="result" data-testid="result">';
@@ -277,11 +293,11 @@
   function render() {
     renderBar();
     var hand = state && state.hand;
-    var prompt = $('prompt'), legal = $('legal');
-    legal.innerHTML = '';
+    var prompt = $('prompt');
     $('undo').disabled = !(hand && hand.can_undo);
     $('misdeal').disabled = !(hand && !hand.finished);
     if (!hand || hand.finished) {
+      showLegal(null, '');
       prompt.textContent = hand && hand.result ? t('dealer.result') : '';
       renderInfo(hand, false);
       renderIdle(hand);
@@ -299,14 +315,8 @@
       bindSeatTools();
     }
     renderInfo(hand, kind === 'act' || kind === 'bring_in');
-    if (kind === 'act' || kind === 'bring_in') {
-      legal.innerHTML = legalHTML(hand);
-      legal.querySelectorAll('[data-action]').forEach(function (b) {
-        b.addEventListener('click', function () {
-          act({ type: 'act', seat: hand.to_act, action: b.dataset.action, amount: +b.dataset.amount });
-        });
-      });
-    }
+    if (kind === 'act' || kind === 'bring_in') showLegal(hand.to_act, legalHTML(hand));
+    else showLegal(null, '');
     /* a small screen cannot show every seat above the action bar (now at its final height):
        keep the seat to act in sight */
     var turn = $('work').querySelector('.seats.big .seat.turn');

@@ -273,3 +273,43 @@ def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
         tap(page, '[data-testid="muck"]')
     else:
         raise AssertionError(f"no tap for {event}")
+
+
+def test_a_tap_on_an_action_survives_a_state_that_arrives_under_the_finger(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any
+) -> None:
+    """A card reader identifies a down card while the dealer's finger is on the bring-in button:
+    the new state reaches the screen between the press and the release, and the tap still acts."""
+    import copy
+
+    server = live_kiosk()
+    http = server.dealer_session()
+    assert http.put(server.url + "/api/setup", json=copy.deepcopy(driver.SETUP)).ok
+    assert http.post(server.url + "/api/hands").ok
+    view = http.get(server.url + "/api/state").json()
+    while view["hand"]["prompt"]["kind"] == "deal":
+        assert http.post(server.url + "/api/events", json=driver.next_event(view)).ok
+        view = http.get(server.url + "/api/state").json()
+    hand = view["hand"]
+    assert hand["prompt"]["kind"] == "bring_in" and hand["to_act"] == 1, hand["prompt"]
+    ctx = chromium.new_context(viewport={"width": BIG[0], "height": BIG[1]})
+    ctx.add_cookies([{"name": k, "value": v, "url": server.url} for k, v in http.cookies.items()])
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/dealer?lang=en")
+        button = page.locator('#legal [data-action="bring_in"]')
+        box = button.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        # Carla's first down card, entered by a reader while the finger is down
+        identify = {"type": "identify", "seat": 3, "card": "3c"}
+        assert http.post(server.url + "/api/events", json=identify).ok
+        page.wait_for_selector('.seat[data-seat="3"] .card[data-card="3c"]')
+        page.mouse.up()
+        wait_until(lambda: http.get(server.url + "/api/state").json()["hand"]["events"]
+                   == hand["events"] + 2, "the bring-in tapped across the new state")
+        last = http.get(server.url + "/api/state").json()["hand"]["last_action"]
+        assert last["seat"] == 1 and last["action"] == "bring_in", last
+    finally:
+        ctx.close()
