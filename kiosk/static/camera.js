@@ -45,24 +45,48 @@
       });
     });
   }
+  /* The camera sends its state with every frame it reads: the panel changes only what changed,
+     so a proposal under the dealer's finger stays the same button from the press to the release
+     (a button rebuilt in between would swallow the tap). */
   function renderPanel() {
     if (!panel || !state) return;
-    var html = '';
+    var info = '';
     if (state.status.state !== 'off' && state.status.state !== 'connected') {
-      html += '<div class="camera-status" data-testid="camera-status">' + esc(state.status.text) + '</div>';
+      info += '<div class="camera-status" data-testid="camera-status">' + esc(state.status.text) + '</div>';
     }
     (state.down_hints || []).forEach(function (h) {
-      html += '<div class="camera-down-hint" style="color: var(--warn); font-weight: 600; padding: .3rem .6rem" data-seat="' + h.seat +
+      info += '<div class="camera-down-hint" style="color: var(--warn); font-weight: 600; padding: .3rem .6rem" data-seat="' + h.seat +
         '" data-testid="camera-down-hint">' +
         esc(h.text) + '</div>';
     });
-    state.proposals.forEach(function (p) {
-      var cls = p.state === 'ok' ? 'btn' : 'btn btn-ghost camera-flagged';
-      html += '<button type="button" class="' + cls + '" data-seat="' + p.seat + '" data-card="' + esc(p.card) +
-        '" data-state="' + esc(p.state) + '" data-testid="camera-proposal">' + esc(p.text) + '</button>';
+    if (panel.dataset.info !== info) {
+      panel.querySelectorAll('.camera-status, .camera-down-hint').forEach(function (n) { n.remove(); });
+      panel.insertAdjacentHTML('afterbegin', info);
+      panel.dataset.info = info;
+    }
+    var keep = {};
+    state.proposals.forEach(function (p) { keep[p.seat + ':' + p.card] = true; });
+    var have = {};
+    panel.querySelectorAll('button[data-card]').forEach(function (b) {
+      var key = b.dataset.seat + ':' + b.dataset.card;
+      if (keep[key]) have[key] = b; else b.remove();
     });
-    panel.innerHTML = html;
-    panel.hidden = html === '';
+    state.proposals.forEach(function (p, i) {
+      var key = p.seat + ':' + p.card, b = have[key];
+      if (!b) {
+        b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.seat = p.seat; b.dataset.card = p.card;
+        b.setAttribute('data-testid', 'camera-proposal');
+      }
+      var cls = p.state === 'ok' ? 'btn' : 'btn btn-ghost camera-flagged';
+      if (b.className !== cls) b.className = cls;
+      if (b.dataset.state !== p.state) b.dataset.state = p.state;
+      if (b.textContent !== p.text) b.textContent = p.text;
+      var at = panel.querySelectorAll('button[data-card]')[i];
+      if (at !== b) panel.insertBefore(b, at || null);  /* in the order of the proposals */
+    });
+    panel.hidden = info === '' && state.proposals.length === 0;
   }
 
   /* ---- /camera: calibration ---- */

@@ -4,7 +4,8 @@ The camera (``STUD_KIOSK_CAMERA``, a folder of pictures) looks at a table drawn 
 committed CC0 card faces (``fixtures/cards-heruka/``): three stud rows on a felt, one per seat. The
 folder holds one picture, ``table.jpg``, replaced street by street as the cards land (the folder
 source re-lists the folder on every pass). Every up card, third to sixth street, is entered by the
-dealer tapping the camera's proposal; the down cards are face down in the picture and entered with
+dealer tapping the camera's proposal, held like a finger while the camera sends new readings to the
+screen; the down cards are face down in the picture and entered with
 the touch picker; the betting is tapped on the dealer screen. A spectator page in its own browser
 context shows an up card only once it is confirmed and never a down card before the showdown (nor
 ever the down cards of a hand mucked there); the payout instructions end the hand.
@@ -33,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 import requests
+import socketio
 
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import CardReading, Recognizer, decode_image
@@ -320,6 +322,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         [{"name": k, "value": v, "url": server.url} for k, v in session.cookies.items()]
     )
     tv_ctx = chromium.new_context(viewport={"width": TV[0], "height": TV[1]})
+    camera_news = CameraNews()
     try:
         errors: list[str] = []
         calib = dealer_ctx.new_page()
@@ -330,6 +333,10 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         calib.screenshot(path=str(artifacts / "camera-calibration-1280x800.png"))
         calib.close()
 
+        # a second dealer screen counts the camera's broadcasts (one per frame read)
+        camera_news.connect(server.url, auth={"role": "dealer", "lang": "it"},
+                            headers={"Cookie": server.cookie_header(session)},
+                            transports=["websocket"])
         page = dealer_ctx.new_page()
         page.add_init_script(RECORD_PROPOSALS)
         tv = tv_ctx.new_page()
@@ -368,7 +375,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
                                            "up": False})
                     wait_until(took(page, server.url, before + 1), f"down card {card}")
                     continue
-                confirm_street(page, tv, server.url, plan, street, artifacts)
+                confirm_street(page, tv, server.url, plan, street, artifacts, camera_news)
                 if street == 3:
                     after_sixth = page.evaluate("() => window.__proposed.length")
                 continue
@@ -427,6 +434,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
             assert up_cards(view, seat) == ups
         assert errors == []
     finally:
+        camera_news.disconnect()
         dealer_ctx.close()
         tv_ctx.close()
 
@@ -440,8 +448,33 @@ def spectator_hides(url: str, tv: Any, cards: list[str]) -> None:
     assert shown == [], f"the TV shows {shown}"
 
 
+class CameraNews(socketio.Client):  # type: ignore[misc]
+    """A dealer screen that counts the ``camera`` events the kiosk sends."""
+
+    def __init__(self) -> None:
+        super().__init__(reconnection=False)
+        self.count = 0
+        self.on("camera", self._camera)
+
+    def _camera(self, _snapshot: dict[str, Any]) -> None:
+        self.count += 1
+
+
+def press_through_camera_news(page: Any, button: Any, news: CameraNews) -> None:
+    """Tap ``button`` as a finger does: pressed while the camera sends the screens at least three
+    new readings, then released (a button rebuilt in between would lose the tap)."""
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    seen = news.count
+    wait_until(lambda: news.count >= seen + 3, "the camera's readings during the press", 15)
+    page.wait_for_timeout(150)  # the page has them too
+    page.mouse.up()
+
+
 def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
-                   artifacts: Path) -> None:
+                   artifacts: Path, camera_news: CameraNews) -> None:
     """The street's up cards are before the camera: the dealer taps each seat's proposal."""
     name = STREETS[street]
     news = {seat: ups[street] for seat, ups in plan.ups.items()}
@@ -467,7 +500,7 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
     page.screenshot(path=str(artifacts / f"camera-hand-{name}-dealer-1280x800.png"))
     for seat, button in buttons.items():
         before = dealer_view(page, url)["hand"]["events"]
-        button.click()
+        press_through_camera_news(page, button, camera_news)
         wait_until(took(page, url, before + 1), f"the tap on {news[seat]} at seat {seat}", 15)
         assert up_cards(dealer_view(page, url), seat) == plan.ups[seat][: street + 1]
     for card in news.values():
