@@ -108,22 +108,49 @@
       g.beginPath(); g.arc(firstCorner[0] * canvas.width, firstCorner[1] * canvas.height, 6, 0, 7); g.fill();
     }
   }
+  /* The house settings as the page shows them: the camera sends its state with every frame, and
+     a field is written only when the saved value changed, never while the dealer is in it. */
+  var FIELDS = [
+    { id: 'camera-auto', key: 'auto_confirm', check: true },
+    { id: 'camera-down-hints', key: 'down_hints', check: true },
+    { id: 'camera-frames', key: 'auto_frames', label: 'camera.auto_frames' },
+    { id: 'camera-threshold', key: 'auto_threshold', label: 'camera.auto_threshold', percent: true },
+    { id: 'camera-min-confidence', key: 'min_confidence', label: 'camera.min_confidence', percent: true }
+  ];
+  var shown = {};
+  function showField(f, force) {
+    var input = $(f.id), value = state.settings[f.key];
+    if (!input || value === undefined) return;
+    if (!force && (shown[f.key] === value || document.activeElement === input)) return;
+    shown[f.key] = value;
+    if (f.check) input.checked = !!value;
+    else input.value = f.percent ? Math.round(value * 100) : value;
+  }
   function renderPage() {
     if (!page || !state) return;
     $('camera-status').textContent = state.status.text;
-    $('camera-auto').checked = !!state.settings.auto_confirm;
-    $('camera-down-hints').checked = !!state.settings.down_hints;
-    $('camera-frames').value = state.settings.auto_frames;
-    $('camera-threshold').value = Math.round(state.settings.auto_threshold * 100);
+    FIELDS.forEach(function (f) { showField(f, false); });
     drawZones();
   }
-  function saveSettings() {
-    socket.emit('camera_calibrate', { settings: {
-      auto_confirm: $('camera-auto').checked,
-      down_hints: $('camera-down-hints').checked,
-      auto_frames: parseInt($('camera-frames').value, 10),
-      auto_threshold: parseInt($('camera-threshold').value, 10) / 100
-    } }, function (ack) { note(ack && ack.ok ? t('camera.settings_saved') : ((ack && ack.error) || '?')); });
+  /* one setting, checked here against the field's bounds so the message names the field */
+  function saveSetting(f) {
+    var input = $(f.id), value;
+    if (f.check) value = input.checked;
+    else {
+      var n = Number(input.value), min = Number(input.min), max = Number(input.max);
+      if (input.value === '' || !Number.isInteger(n) || n < min || n > max) {
+        note(t('camera.err.range', { what: t(f.label), min: min, max: max }));
+        showField(f, true);
+        return;
+      }
+      value = f.percent ? n / 100 : n;
+    }
+    var settings = {};
+    settings[f.key] = value;
+    socket.emit('camera_calibrate', { settings: settings }, function (ack) {
+      note(ack && ack.ok ? t('camera.settings_saved') : ((ack && ack.error) || '?'));
+      if (!(ack && ack.ok)) showField(f, true);
+    });
   }
   if (page) {
     img = $('camera-img'); canvas = $('camera-zones');
@@ -151,7 +178,7 @@
         note(ack && ack.ok ? t('camera.saved') : ((ack && ack.error) || '?'));
       });
     });
-    ['camera-auto', 'camera-frames', 'camera-threshold'].forEach(function (id) { $(id).addEventListener('change', saveSettings); });
+    FIELDS.forEach(function (f) { $(f.id).addEventListener('change', function () { saveSetting(f); }); });
     window.addEventListener('resize', drawZones);
   }
 

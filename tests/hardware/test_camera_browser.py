@@ -300,6 +300,79 @@ def calibrate_by_touch(page: Any, url: str) -> None:
     page.locator('#camera-hint:has-text("Zone salvate")').wait_for()
 
 
+def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, tmp_path: Path
+) -> None:
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    show(folder, TablePictures().picture({}))
+    server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder), "STUD_KIOSK_LANG": "it"})
+    session = server.dealer_session()
+    wait_until(lambda: session.get(server.url + "/camera/snapshot.jpg").ok, "a first frame", 30)
+
+    def saved() -> dict[str, Any]:
+        settings: dict[str, Any] = session.get(server.url + "/api/camera").json()["settings"]
+        return settings
+
+    before = saved()
+    assert before["auto_confirm"] is False and before["down_hints"] is False
+    assert before["auto_frames"] == 5 and before["auto_threshold"] == 0.95
+    camera_news = CameraNews()
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    ctx.add_cookies([{"name": k, "value": v, "url": server.url}
+                     for k, v in session.cookies.items()])
+    try:
+        camera_news.connect(server.url, auth={"role": "dealer", "lang": "it"},
+                            headers={"Cookie": server.cookie_header(session)},
+                            transports=["websocket"])
+        page = ctx.new_page()
+        page.goto(server.url + "/camera?lang=it")
+        page.locator('[data-testid="camera-status"]:has-text("telecamera collegata")').wait_for()
+        threshold = page.locator('[data-testid="camera-threshold"]')
+        assert threshold.input_value() == "95"
+
+        # typed a digit at a time while the camera sends the page new readings
+        threshold.click()
+        page.keyboard.press("Control+A")
+        for digit in "85":
+            page.keyboard.type(digit)
+            camera_news.wait_for_more(page)
+        assert threshold.input_value() == "85"
+        page.keyboard.press("Tab")
+        wait_until(lambda: saved()["auto_threshold"] == 0.85, "the threshold saved")
+        page.locator("#camera-hint:has-text('Impostazioni salvate')").wait_for()
+
+        # a value out of bounds: the page names the field and its bounds, and nothing changes
+        frames = page.locator('[data-testid="camera-frames"]')
+        frames.fill("40")
+        page.keyboard.press("Tab")
+        page.locator("#camera-hint:has-text('Immagini di fila: da 2 a 30.')").wait_for()
+        assert frames.input_value() == "5"
+        assert saved()["auto_frames"] == 5
+
+        low = page.locator('[data-testid="camera-min-confidence"]')
+        assert low.input_value() == str(round(100 * before["min_confidence"]))
+        low.fill("80")
+        page.keyboard.press("Tab")
+        wait_until(lambda: saved()["min_confidence"] == 0.8, "the flag threshold saved")
+        page.locator('[data-testid="camera-down-hints"]').click()
+        wait_until(lambda: saved()["down_hints"] is True, "the down-card hints turned on")
+        page.locator('[data-testid="camera-auto"]').click()
+        wait_until(lambda: saved()["auto_confirm"] is True, "auto-confirm turned on")
+        assert saved()["auto_frames"] == 5 and saved()["auto_threshold"] == 0.85
+
+        # and the page shows them again when it is opened again
+        page.reload()
+        page.locator('[data-testid="camera-status"]:has-text("telecamera collegata")').wait_for()
+        wait_until(lambda: threshold.input_value() == "85", "the saved threshold shown")
+        assert low.input_value() == "80" and frames.input_value() == "5"
+        assert page.locator('[data-testid="camera-auto"]').is_checked()
+        assert page.locator('[data-testid="camera-down-hints"]').is_checked()
+    finally:
+        camera_news.disconnect()
+        ctx.close()
+
+
 def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path, tmp_path: Path
 ) -> None:
@@ -459,6 +532,12 @@ class CameraNews(socketio.Client):  # type: ignore[misc]
     def _camera(self, _snapshot: dict[str, Any]) -> None:
         self.count += 1
 
+    def wait_for_more(self, page: Any, more: int = 3) -> None:
+        """Until ``more`` new readings were sent to the dealer screens (``page`` among them)."""
+        seen = self.count
+        wait_until(lambda: self.count >= seen + more, "the camera's readings", 15)
+        page.wait_for_timeout(150)  # the page has them too
+
 
 def press_through_camera_news(page: Any, button: Any, news: CameraNews) -> None:
     """Tap ``button`` as a finger does: pressed while the camera sends the screens at least three
@@ -467,9 +546,7 @@ def press_through_camera_news(page: Any, button: Any, news: CameraNews) -> None:
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    seen = news.count
-    wait_until(lambda: news.count >= seen + 3, "the camera's readings during the press", 15)
-    page.wait_for_timeout(150)  # the page has them too
+    news.wait_for_more(page)
     page.mouse.up()
 
 
