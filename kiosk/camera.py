@@ -470,7 +470,18 @@ def _error(exc: Exception, lang: str, status: int = 400) -> tuple[Response, int]
 @bp.get("/camera")
 @dealer_required
 def page() -> str:
-    return render_template("camera.html")
+    return render_template("camera.html", seats=calibration_seats(camera()))
+
+
+def calibration_seats(cam: TableCamera) -> list[dict[str, Any]]:
+    """The seats offered for a zone: those playing at the table and those that have a zone (so it
+    can be cleared); every seat when the table is not set up yet."""
+    seats = cam.table.setup().get("seats", [])
+    with cam.lock:
+        zoned = set(cam.zones)
+    shown = [{"seat": int(s["seat"]), "name": str(s.get("name") or "")}
+             for s in seats if s.get("active") or int(s["seat"]) in zoned]
+    return shown or [{"seat": n, "name": ""} for n in range(1, 11)]
 
 
 @bp.get("/camera/snapshot.jpg")

@@ -93,13 +93,15 @@
   var zones = {}, firstCorner = null, img = null, canvas = null;
   function drawZones() {
     if (!canvas || !img) return;
+    markSeats();
     canvas.width = img.clientWidth; canvas.height = img.clientHeight;
     var g = canvas.getContext('2d');
     g.clearRect(0, 0, canvas.width, canvas.height);
     g.lineWidth = 3; g.font = '20px sans-serif';
+    var chosen = page ? chosenSeat() : null;
     Object.keys(zones).forEach(function (seat) {
       var z = zones[seat], w = canvas.width, h = canvas.height;
-      g.strokeStyle = '#ffd400'; g.fillStyle = '#ffd400';
+      g.strokeStyle = g.fillStyle = seat === chosen ? '#ffd400' : '#e8eef5';
       g.strokeRect(z[0] * w, z[1] * h, (z[2] - z[0]) * w, (z[3] - z[1]) * h);
       g.fillText(seat, z[0] * w + 6, z[1] * h + 22);
     });
@@ -130,7 +132,6 @@
     if (!page || !state) return;
     $('camera-status').textContent = state.status.text;
     FIELDS.forEach(function (f) { showField(f, false); });
-    drawZones();
   }
   /* one setting, checked here against the field's bounds so the message names the field */
   function saveSetting(f) {
@@ -152,27 +153,61 @@
       if (!(ack && ack.ok)) showField(f, true);
     });
   }
+  /* the seat whose zone the next two taps mark: one button per seat, the chosen one pressed */
+  function chosenSeat() {
+    var b = page.querySelector('.camera-seats [aria-pressed="true"]');
+    return b ? b.dataset.seat : null;
+  }
+  function markSeats() {
+    page.querySelectorAll('.camera-seats [data-seat]').forEach(function (b) {
+      b.dataset.zone = zones[b.dataset.seat] ? '1' : '0';
+    });
+  }
   if (page) {
     img = $('camera-img'); canvas = $('camera-zones');
+    /* the newest frame about once a second while the page is in sight (the snapshot is renewed
+       as often); a picture is swapped in only once loaded, and a camera that has no frame yet is
+       asked again */
+    var loading = false;
     var reload = function () {
-      img.onerror = function () { $('camera-noframe').hidden = false; };
-      img.onload = function () { $('camera-noframe').hidden = true; drawZones(); };
-      img.src = page.dataset.snapshot + '?t=' + Date.now();
+      if (loading || document.hidden) return;
+      loading = true;
+      var next = new Image();
+      next.onload = function () {
+        loading = false;
+        img.src = next.src;
+        $('camera-noframe').hidden = true; canvas.hidden = false;
+      };
+      next.onerror = function () {
+        loading = false;
+        if (!img.getAttribute('src')) { $('camera-noframe').hidden = false; canvas.hidden = true; }
+      };
+      next.src = page.dataset.snapshot + '?t=' + Date.now();
     };
+    img.addEventListener('load', drawZones);
     reload();
+    setInterval(reload, 1000);
+    page.querySelectorAll('.camera-seats [data-seat]').forEach(function (b) {
+      b.addEventListener('click', function () {
+        page.querySelectorAll('.camera-seats [data-seat]').forEach(function (o) {
+          o.setAttribute('aria-pressed', o === b ? 'true' : 'false');
+        });
+        firstCorner = null; drawZones();
+      });
+    });
     canvas.addEventListener('pointerdown', function (ev) {
       var r = canvas.getBoundingClientRect();
       var p = [(ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height];
       p = [Math.min(1, Math.max(0, p[0])), Math.min(1, Math.max(0, p[1]))];
       if (!firstCorner) { firstCorner = p; note(t('camera.tap_corner')); }
-      else {
-        zones[$('camera-seat').value] = [Math.min(firstCorner[0], p[0]), Math.min(firstCorner[1], p[1]),
+      else if (chosenSeat() !== null) {
+        zones[chosenSeat()] = [Math.min(firstCorner[0], p[0]), Math.min(firstCorner[1], p[1]),
           Math.max(firstCorner[0], p[0]), Math.max(firstCorner[1], p[1])];
         firstCorner = null;
       }
       drawZones();
     });
-    $('camera-clear').addEventListener('click', function () { delete zones[$('camera-seat').value]; drawZones(); });
+    $('camera-clear').addEventListener('click', function () { delete zones[chosenSeat()]; drawZones(); });
     $('camera-save').addEventListener('click', function () {
       socket.emit('camera_calibrate', { zones: zones }, function (ack) {
         note(ack && ack.ok ? t('camera.saved') : ((ack && ack.error) || '?'));
@@ -186,7 +221,7 @@
     if (!st || st.ok === false) return;
     var first = state === null;
     state = st;
-    if (page && first) zones = JSON.parse(JSON.stringify(st.zones || {}));
+    if (page && first) { zones = JSON.parse(JSON.stringify(st.zones || {})); drawZones(); }
     renderPanel(); renderPage();
   }
   /* the dealer screen listens only when a camera is configured; the calibration page always */

@@ -291,11 +291,23 @@ def calibrate_by_touch(page: Any, url: str) -> None:
     canvas = page.locator("#camera-zones")
     box = canvas.bounding_box()
     assert box is not None
+    # the whole picture is on the screen: every zone is drawn without scrolling
+    viewport = page.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (box, viewport)
+    assert box["x"] + box["width"] <= viewport["width"], (box, viewport)
+    # one button per seat at the table, with the player's name
+    seats = page.locator('[data-testid="camera-seats"] [data-seat]')
+    assert [seats.nth(i).inner_text().strip() for i in range(seats.count())] == [
+        f"{s['seat']} · {s['name']}" for s in SETUP["seats"] if s["active"]]
     for seat in ROWS:
-        page.select_option('[data-testid="camera-seat"]', str(seat))
+        button = page.locator(f'[data-testid="camera-seat-{seat}"]')
+        tap(page, f'[data-testid="camera-seat-{seat}"]')
+        assert button.get_attribute("aria-pressed") == "true"
+        assert button.get_attribute("data-zone") == "0"
         x0, y0, x1, y1 = TablePictures.zone(seat)
-        for fx, fy in ((x0, y0), (x1, y1)):  # scrolled into view as needed
-            canvas.click(position={"x": fx * box["width"], "y": fy * box["height"]})
+        for fx, fy in ((x0, y0), (x1, y1)):
+            page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        assert button.get_attribute("data-zone") == "1"
     tap(page, '[data-testid="camera-save"]')
     page.locator('#camera-hint:has-text("Zone salvate")').wait_for()
 
@@ -304,11 +316,9 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, tmp_path: Path
 ) -> None:
     folder = tmp_path / "camera"
-    folder.mkdir()
-    show(folder, TablePictures().picture({}))
+    folder.mkdir()  # nothing before the camera yet
     server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder), "STUD_KIOSK_LANG": "it"})
     session = server.dealer_session()
-    wait_until(lambda: session.get(server.url + "/camera/snapshot.jpg").ok, "a first frame", 30)
 
     def saved() -> dict[str, Any]:
         settings: dict[str, Any] = session.get(server.url + "/api/camera").json()["settings"]
@@ -327,7 +337,15 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
                             transports=["websocket"])
         page = ctx.new_page()
         page.goto(server.url + "/camera?lang=it")
+        page.locator('[data-testid="camera-noframe"]').wait_for()
+        # the first frame shows up on the open page by itself
+        show(folder, TablePictures().picture({}))
+        page.wait_for_function("() => document.getElementById('camera-img').naturalWidth > 0",
+                               timeout=30_000)
+        page.locator('[data-testid="camera-noframe"]').wait_for(state="hidden")
         page.locator('[data-testid="camera-status"]:has-text("telecamera collegata")').wait_for()
+        # with no table set up, every seat can be given a zone
+        assert page.locator('[data-testid="camera-seats"] [data-seat]').count() == 10
         threshold = page.locator('[data-testid="camera-threshold"]')
         assert threshold.input_value() == "95"
 
