@@ -313,7 +313,7 @@ def calibrate_by_touch(page: Any, url: str) -> None:
 
 
 def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
-    live_kiosk: Callable[..., LiveKiosk], chromium: Any, tmp_path: Path
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path, tmp_path: Path
 ) -> None:
     folder = tmp_path / "camera"
     folder.mkdir()  # nothing before the camera yet
@@ -386,6 +386,15 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         assert low.input_value() == "80" and frames.input_value() == "5"
         assert page.locator('[data-testid="camera-auto"]').is_checked()
         assert page.locator('[data-testid="camera-down-hints"]').is_checked()
+        page.screenshot(path=str(artifacts / "camera-page-1280x800.png"))
+        # a small screen: the seats, the picture under them, then the settings
+        page.set_viewport_size({"width": 800, "height": 480})
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifacts / "camera-page-800x480.png"), full_page=True)
+        shot = page.locator("#camera-zones").bounding_box()
+        seats = page.locator('[data-testid="camera-seats"]').bounding_box()
+        assert shot is not None and seats is not None and shot["width"] <= 800, shot
+        assert seats["y"] < shot["y"] < low.bounding_box()["y"], (seats, shot)
     finally:
         camera_news.disconnect()
         ctx.close()
