@@ -290,6 +290,17 @@ class TableCamera:
             hints.append({"seat": seat, "seen": int(history[-1][seat]), "dealt": n})
         return hints
 
+    def unzoned_seats(self) -> list[tuple[int, str]]:
+        """The seats still in the hand that have no zone (number, name): the camera cannot
+        propose their cards, and the dealer is told so."""
+        with self.table.lock:
+            hand = self.table.hand
+            if hand is None or hand.finished:
+                return []
+            playing = [(s.number, s.name) for s in hand.state.seats if not s.folded]
+        with self.lock:
+            return [(n, name) for n, name in playing if n not in self.zones]
+
     def _auto_ok(self, p: dict[str, Any]) -> bool:
         s = self.settings
         return bool(s["auto_confirm"] and p["state"] == "ok" and p["frames"] >= s["auto_frames"]
@@ -316,6 +327,7 @@ class TableCamera:
 
     def snapshot(self, lang: str) -> dict[str, Any]:
         hints = [dict(h, text=_ui("camera.down_hint", lang, **h)) for h in self.down_hints()]
+        unzoned = self.unzoned_seats()
         with self.lock:
             props = [dict(p, text=self.proposal_text(p, lang)) for p in self.proposals]
             return {
@@ -325,6 +337,12 @@ class TableCamera:
                 "proposals": props,
                 "down": {str(k): v for k, v in sorted(self.down_seen.items())},
                 "down_hints": hints,
+                "unzoned": {
+                    "seats": [n for n, _name in unzoned],
+                    "text": _ui("camera.unzoned", lang, seats=", ".join(
+                        f"{n} · {name}" if name else str(n) for n, name in unzoned))
+                    if unzoned else "",
+                },
                 "frame": list(self.frame_size),
             }
 
@@ -438,6 +456,8 @@ def init_app(app: Flask, table: TableService) -> TableCamera:
     app.extensions["stud_camera"] = camera
     app.register_blueprint(bp)
     source = configured_source(app)
+    # the pages link to /camera only when there is a camera to calibrate
+    app.jinja_env.globals["camera_on"] = bool(source)
     if source:
         # a folder of pictures or a video file is read at a camera's pace, not as fast as it can
         paced = Path(source).exists() and not source.startswith("/dev/")

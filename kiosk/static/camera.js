@@ -54,13 +54,17 @@
     if (state.status.state !== 'off' && state.status.state !== 'connected') {
       info += '<div class="camera-status" data-testid="camera-status">' + esc(state.status.text) + '</div>';
     }
+    if (state.unzoned && state.unzoned.text) {
+      info += '<a class="camera-unzoned" href="/camera?lang=' + esc(lang) + '" data-testid="camera-unzoned">' +
+        esc(state.unzoned.text) + '</a>';
+    }
     (state.down_hints || []).forEach(function (h) {
       info += '<div class="camera-down-hint" style="color: var(--warn); font-weight: 600; padding: .3rem .6rem" data-seat="' + h.seat +
         '" data-testid="camera-down-hint">' +
         esc(h.text) + '</div>';
     });
     if (panel.dataset.info !== info) {
-      panel.querySelectorAll('.camera-status, .camera-down-hint').forEach(function (n) { n.remove(); });
+      panel.querySelectorAll('.camera-status, .camera-unzoned, .camera-down-hint').forEach(function (n) { n.remove(); });
       panel.insertAdjacentHTML('afterbegin', info);
       panel.dataset.info = info;
     }

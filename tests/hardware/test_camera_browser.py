@@ -282,9 +282,8 @@ def up_cards(view: dict[str, Any], seat: int) -> list[str]:
     return [c["card"] for c in cards if c.get("up")]
 
 
-def calibrate_by_touch(page: Any, url: str) -> None:
+def calibrate_by_touch(page: Any) -> None:
     """On /camera: for each seat, choose it and tap two opposite corners of its zone; save."""
-    page.goto(url + "/camera?lang=it")
     page.locator('[data-testid="camera-status"]:has-text("telecamera collegata")').wait_for()
     page.wait_for_function("() => { const i = document.getElementById('camera-img');"
                            " return i && i.complete && i.naturalWidth > 0; }")
@@ -425,14 +424,6 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
     camera_news = CameraNews()
     try:
         errors: list[str] = []
-        calib = dealer_ctx.new_page()
-        calibrate_by_touch(calib, server.url)
-        saved = session.get(server.url + "/api/camera").json()["zones"]
-        for seat in ROWS:
-            assert saved[str(seat)] == pytest.approx(TablePictures.zone(seat), abs=0.01), seat
-        calib.screenshot(path=str(artifacts / "camera-calibration-1280x800.png"))
-        calib.close()
-
         # a second dealer screen counts the camera's broadcasts (one per frame read)
         camera_news.connect(server.url, auth={"role": "dealer", "lang": "it"},
                             headers={"Cookie": server.cookie_header(session)},
@@ -447,6 +438,24 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         page.goto(server.url + "/dealer?lang=it")
         tap(page, '[data-testid="start-hand"]')
         page.wait_for_selector('[data-testid="picker"]')
+
+        # no seat has a zone yet: the dealer screen says so, and the note leads to the calibration
+        unzoned = page.locator('[data-testid="camera-unzoned"]')
+        assert unzoned.inner_text() == ("Nessuna zona della telecamera per: 1 · Anna, 2 · Bruno, "
+                                        "3 · Carla. Segna le zone nella pagina Telecamera.")
+        unzoned.click()
+        page.wait_for_url("**/camera?lang=it")
+        assert page.locator('[data-testid="nav-camera"]').count() == 1
+        calibrate_by_touch(page)
+        saved = session.get(server.url + "/api/camera").json()["zones"]
+        for seat in ROWS:
+            assert saved[str(seat)] == pytest.approx(TablePictures.zone(seat), abs=0.01), seat
+        page.screenshot(path=str(artifacts / "camera-calibration-1280x800.png"))
+        # back to the hand, where the note is gone
+        page.locator(".topnav a", has_text="Mano").click()
+        page.wait_for_selector('[data-testid="picker"]')
+        page.locator('[data-testid="camera-proposals"]').wait_for(state="hidden")
+        assert unzoned.count() == 0
 
         shown_street = after_sixth = -1
         showed: int | None = None

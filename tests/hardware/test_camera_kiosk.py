@@ -153,3 +153,25 @@ def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) 
 def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, object]) -> None:
     with pytest.raises(CameraError, match="auto_confirm"):
         camera.set_settings(settings)
+
+
+def test_seats_in_the_hand_without_a_zone_are_named(table: TableService, tmp_path: Path) -> None:
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    assert cam.snapshot("it")["unzoned"] == {
+        "seats": [1, 2, 3],
+        "text": "Nessuna zona della telecamera per: 1 · Anna, 2 · Bruno, 3 · Carla. "
+                "Segna le zone nella pagina Telecamera.",
+    }
+    cam.set_zones({"1": ZONES[1]})
+    assert cam.snapshot("en")["unzoned"] == {
+        "seats": [2, 3],
+        "text": "No camera zone for: 2 · Bruno, 3 · Carla. Mark the zones on the Camera page."}
+    # a seat that folded needs no zone any more; a finished hand none
+    for seat, card in ((1, "5h"), (2, "9s"), (3, "8h")):
+        table.submit({"type": "deal", "seat": seat, "card": card, "up": True})
+    table.submit({"type": "act", "seat": 1, "action": "bring_in", "amount": 2})
+    table.submit({"type": "act", "seat": 2, "action": "fold", "amount": 0})
+    assert cam.snapshot("en")["unzoned"]["seats"] == [3]
+    table.submit({"type": "act", "seat": 3, "action": "fold", "amount": 0})
+    assert table.hand is not None and table.hand.finished
+    assert cam.snapshot("en")["unzoned"] == {"seats": [], "text": ""}
