@@ -2,7 +2,7 @@
 
 Sources (``open_source``):
 
-- a V4L2 device: an index (``"0"``) or a path (``"/dev/video0"``);
+- a V4L2 device: an index (``"0"``) or a path (``"/dev/video0"``, ``/dev/v4l/by-id/…``);
 - a network stream: ``rtsp://``, ``http://``, ``https://``, ``udp://``... URL;
 - a video file;
 - a folder of images (JPEG/PNG, read in name order, looping): the stand-in for demos and tests.
@@ -104,6 +104,13 @@ class FolderSource:
         pass
 
 
+def is_device(spec: str) -> bool:
+    """A V4L2 device: an index, or a path under /dev (``/dev/video0``, or the name that does not
+    change from boot to boot, ``/dev/v4l/by-id/usb-…-video-index0``), opened through V4L2 and
+    asked for 1280×720."""
+    return spec.isdigit() or spec.startswith("/dev/")
+
+
 class VideoSource:
     """A V4L2 device, a network stream or a video file, through ``cv2.VideoCapture``."""
 
@@ -111,7 +118,7 @@ class VideoSource:
         self.spec = spec
         self.description = spec
         target: int | str = int(spec) if spec.isdigit() else spec
-        if isinstance(target, int) or spec.startswith("/dev/video"):
+        if is_device(spec):
             cap = cv2.VideoCapture(target, cv2.CAP_V4L2)
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -141,7 +148,7 @@ def open_source(spec: str) -> FrameSource:
     path = Path(spec)
     if path.is_dir():
         return FolderSource(path)
-    if spec.isdigit() or spec.startswith("/dev/") or spec.startswith(URL_SCHEMES):
+    if is_device(spec) or spec.startswith(URL_SCHEMES):
         return VideoSource(spec)
     if path.is_file():
         return VideoSource(spec)

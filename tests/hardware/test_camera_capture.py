@@ -18,6 +18,7 @@ from hardware.camera.capture import (
     FolderSource,
     Status,
     VideoSource,
+    is_device,
     open_source,
 )
 from hardware.camera.recognize import RecognitionError, decode_image
@@ -190,3 +191,12 @@ def test_bad_source_specs_are_explained(tmp_path: Path) -> None:
         open_source(str(tmp_path / "empty"))
     with pytest.raises(ConnectionError, match="cannot open"):
         open_source("/dev/video-that-does-not-exist")
+
+
+def test_a_device_is_an_index_or_any_path_under_dev() -> None:
+    # the stable names of a USB camera are V4L2 devices too, asked for 1280x720 like /dev/video0
+    for spec in ("0", "2", "/dev/video0", "/dev/v4l/by-id/usb-046d_C920_ABCD-video-index0",
+                 "/dev/v4l/by-path/platform-xhci-hcd.0-usb-0:1:1.0-video-index0"):
+        assert is_device(spec), spec
+    for spec in ("rtsp://cam.local/stream", "/srv/table.mp4", "table-folder", "video0"):
+        assert not is_device(spec), spec
