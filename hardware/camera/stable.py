@@ -6,7 +6,10 @@ confidence and latest position; it forgets a card no longer seen in the window.
 
 :class:`CameraLoop` runs recognition on the newest frame of a :class:`~.capture.Capture` in its own
 thread (frames arriving while a frame is read are skipped, never queued) and calls
-``on_proposals`` with the stable readings after every frame.
+``on_proposals`` with the stable readings after every frame. A frame that does not differ from
+the last one read (:class:`FrameChange`: nothing on the table moved) is not read again: the last
+reading counts for it, so a still table costs a read about once a second instead of every frame,
+and the CPU is left to the rest of the kiosk (the dealer screen's browser runs on the same board).
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hardware.camera.capture import Capture
+import cv2
+import numpy as np
+
+from hardware.camera.capture import Capture, Image
 from hardware.camera.recognize import CardReading, FrameResult, Recognizer
 
 
@@ -72,21 +78,62 @@ class Stabilizer:
         self._first_seen.clear()
 
 
+class FrameChange:
+    """Whether a frame differs from the last one read.
+
+    Both are compared a quarter of their size, grey and lightly blurred: camera noise and stream
+    compression then move a pixel by 2 levels or so, while a card, a hand or a chip moved
+    anywhere changes dozens of pixels by far more than ``level``. ``pixels`` such pixels make a
+    change; so does a change of the frame's size."""
+
+    def __init__(self, level: int = 12, pixels: int = 4) -> None:
+        self.level = level
+        self.pixels = pixels
+        self._last: Image | None = None
+
+    @staticmethod
+    def _small(frame: Image) -> Image:
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        h, w = gray.shape[:2]
+        small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+        return np.asarray(cv2.GaussianBlur(small, (3, 3), 0), dtype=np.uint8)
+
+    def changed(self, frame: Image) -> bool:
+        """True when ``frame`` differs from the last frame :meth:`remember` was given."""
+        if self._last is None:
+            return True
+        small = self._small(frame)
+        if small.shape != self._last.shape:
+            return True
+        return int(np.count_nonzero(cv2.absdiff(small, self._last) > self.level)) >= self.pixels
+
+    def remember(self, frame: Image) -> None:
+        self._last = self._small(frame)
+
+
+#: a still table is read again at least this often (seconds), whatever :class:`FrameChange` says
+REREAD_S = 1.0
+
+
 class CameraLoop:
     """Recognition of the newest captured frame, in a background thread."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
-                 on_error: Callable[[Exception], None] | None = None) -> None:
+                 on_error: Callable[[Exception], None] | None = None,
+                 change: FrameChange | None = None) -> None:
         self.capture = capture
         self.recognizer = recognizer
         self.stabilizer = stabilizer or Stabilizer()
+        self.change = change or FrameChange()
         self._on_proposals = on_proposals
         self._on_error = on_error
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: frames recognised, and frames that counted the last reading again (nothing moved)
         self.frames_read = 0
+        self.frames_reused = 0
 
     def start(self) -> CameraLoop:
         if self._thread is None:
@@ -103,18 +150,28 @@ class CameraLoop:
 
     def _run(self) -> None:
         seq = 0
+        last: FrameResult | None = None
+        last_at = 0.0
         while not self._stop.is_set():
             new_seq, frame = self.capture.wait_frame(seq, timeout=0.5)
             if frame is None or new_seq == seq:
                 continue
             seq = new_seq
-            try:
-                result = self.recognizer.read(frame)
-            except Exception as exc:  # keep the loop alive; report what went wrong
-                if self._on_error is not None:
-                    self._on_error(exc)
-                continue
-            self.frames_read += 1
+            now = time.monotonic()
+            if last is not None and now - last_at < REREAD_S and not self.change.changed(frame):
+                result = last
+                self.frames_reused += 1
+            else:
+                try:
+                    result = self.recognizer.read(frame)
+                except Exception as exc:  # keep the loop alive; report what went wrong
+                    if self._on_error is not None:
+                        self._on_error(exc)
+                    last = None
+                    continue
+                self.change.remember(frame)
+                last, last_at = result, now
+                self.frames_read += 1
             proposals = self.stabilizer.update(result)
             try:
                 self._on_proposals(proposals, result)

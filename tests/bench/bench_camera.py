@@ -1,5 +1,6 @@
 """Camera benchmark: recognition frames per second on 1280x720 frames, the time from a card
-appearing to a stable proposal, and the score on the validation set.
+appearing to a stable proposal, the CPU the recognition loop takes over a still table, and the
+score on the validation set.
 
     .venv/bin/python -m tests.bench.bench_camera [--validation ../shared/cards-validation]
 """
@@ -23,28 +24,38 @@ import numpy as np
 
 from hardware.camera.capture import Capture
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
-from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
+from hardware.camera.stable import CameraLoop, FrameChange, Proposal, Stabilizer
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "hardware" / "fixtures" / "camera"
 
 
+def with_noise(frame: Any, count: int = 4, sigma: float = 4.0) -> list[Any]:
+    """``count`` copies of ``frame`` with a camera's sensor noise, each its own."""
+    rng = np.random.default_rng(3)
+    return [np.clip(frame.astype(np.float32) + rng.normal(0, sigma, frame.shape), 0, 255)
+            .astype(np.uint8) for _ in range(count)]
+
+
 class ScriptedSource:
-    """Serves ``empty`` for a while, then ``scene``; notes when the scene was first served."""
+    """Serves ``empty`` for a while, then ``scene`` (new sensor noise in every frame); notes when
+    the scene was first served."""
 
     description = "scripted"
 
     def __init__(self, empty: Any, scene: Any, empty_frames: int) -> None:
-        self.empty, self.scene, self.left = empty, scene, empty_frames
+        self.empty, self.scene, self.left = with_noise(empty), with_noise(scene), empty_frames
         self.scene_at: float | None = None
+        self.served = 0
 
     def read(self) -> Any:
+        self.served += 1
         if self.left > 0:
             self.left -= 1
-            return self.empty
+            return self.empty[self.served % len(self.empty)]
         if self.scene_at is None:
             self.scene_at = time.monotonic()
-        return self.scene
+        return self.scene[self.served % len(self.scene)]
 
     def close(self) -> None:
         pass
@@ -102,6 +113,32 @@ def bench_latency(recognizer: Recognizer, scenes: list[tuple[Any, set[str]]],
     }
 
 
+class EveryFrameChanged(FrameChange):
+    """The loop as it was: every frame read."""
+
+    def changed(self, frame: Any) -> bool:
+        return True
+
+
+def bench_still(recognizer: Recognizer, scene: Any, camera_fps: float, seconds: float,
+                change: FrameChange) -> dict[str, float]:
+    """CPU the capture and recognition threads take while the camera looks at a still table."""
+    source = ScriptedSource(scene, scene, empty_frames=0)
+    cap = Capture(lambda: source, frame_interval_s=1.0 / camera_fps)
+    loop = CameraLoop(cap, recognizer, lambda _p, _r: None, Stabilizer(3, 5), change=change)
+    cap.start()
+    loop.start()
+    time.sleep(1.0)  # past the first reading
+    cpu0, wall0, read0, reused0 = time.process_time(), time.monotonic(), loop.frames_read, \
+        loop.frames_reused
+    time.sleep(seconds)
+    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    read, reused = loop.frames_read - read0, loop.frames_reused - reused0
+    loop.stop()
+    cap.stop()
+    return {"cores": cpu / wall, "read": read / wall, "reused": reused / wall}
+
+
 def validation_score(recognizer: Recognizer, folder: Path, scorer: Path) -> str:
     labels = json.loads((folder / "labels.json").read_text())["images"]
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as out:
@@ -140,6 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"card appearing -> stable proposal (camera 30 fps, 3 of 5 frames): median "
           f"{lat['median_ms']:.0f} ms, max {lat['max_ms']:.0f} ms "
           f"({lat['proposed']:.0f}/{lat['scenes']:.0f} scenes proposed)")
+    for name, change in (("reading only what changed", FrameChange()),
+                         ("reading every frame", EveryFrameChanged())):
+        still = bench_still(recognizer, scenes[1][0], camera_fps=30.0, seconds=6.0,
+                            change=change)
+        print(f"still table, camera 30 fps, {name}: {still['cores']:.2f} cores of CPU, "
+              f"{still['read']:.1f} frames read a second, {still['reused']:.1f} reusing the "
+              f"last reading")
     if have_validation and args.scorer.is_file():
         print("validation:", validation_score(recognizer, args.validation, args.scorer)
               .splitlines()[-1])

@@ -1,0 +1,107 @@
+"""The recognition loop on a still table and when cards land: real capture thread, real recogniser,
+real OpenCV, on the committed camera scenes with fresh camera noise in every frame."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera.capture import Capture
+from hardware.camera.recognize import FrameResult, Recognizer, load_image
+from hardware.camera.stable import REREAD_S, CameraLoop, FrameChange, Proposal, Stabilizer
+from tests.browser.test_kiosk_browser import wait_until
+
+SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
+
+
+def noisy(frame: Any, rng: np.random.Generator, sigma: float = 4.0) -> Any:
+    return np.clip(frame.astype(np.float32) + rng.normal(0, sigma, frame.shape), 0, 255
+                   ).astype(np.uint8)
+
+
+class NoisyCamera:
+    """A camera over a table: the scene it is shown, with new sensor noise in every frame."""
+
+    description = "noisy camera"
+
+    def __init__(self, scene: Any) -> None:
+        self._rng = np.random.default_rng(7)
+        self._lock = threading.Lock()
+        self.show(scene)
+
+    def show(self, scene: Any) -> None:
+        frames = [noisy(scene, self._rng) for _ in range(4)]
+        with self._lock:
+            self._frames, self._i = frames, 0
+
+    def read(self) -> Any:
+        with self._lock:
+            self._i += 1
+            return self._frames[self._i % len(self._frames)]
+
+    def close(self) -> None:
+        pass
+
+
+def test_frame_change_ignores_camera_noise_and_sees_what_moved() -> None:
+    rng = np.random.default_rng(1)
+    scene = load_image(SCENES / "scene01.jpg")
+    change = FrameChange()
+    assert change.changed(scene)  # nothing read yet
+    change.remember(noisy(scene, rng))
+    for _ in range(5):  # new noise, and the same frame through a JPEG stream
+        assert not change.changed(noisy(scene, rng))
+    ok, jpeg = cv2.imencode(".jpg", noisy(scene, rng), [cv2.IMWRITE_JPEG_QUALITY, 70])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert ok and decoded is not None and not change.changed(decoded)
+    # a corner index's worth of print (12 x 30 px) turns up on the felt
+    small = scene.copy()
+    small[300:330, 600:612] = 255 - small[300:330, 600:612]
+    assert change.changed(noisy(small, rng))
+    assert change.changed(load_image(SCENES / "scene02.jpg"))  # cards dealt
+    assert change.changed((scene * 0.85).astype(np.uint8))  # the lamp dimmed
+    assert change.changed(cv2.resize(scene, (640, 360)))  # another camera mode
+
+
+@pytest.mark.slow
+def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> None:
+    recognizer = Recognizer()
+    first, later = (load_image(SCENES / name) for name in ("scene01.jpg", "scene02.jpg"))
+    on_first = {c.card for c in recognizer.read(first).cards}
+    new_cards = {c.card for c in recognizer.read(later).cards} - on_first
+    assert on_first and new_cards, (on_first, new_cards)
+    camera = NoisyCamera(first)
+    capture = Capture(lambda: camera, frame_interval_s=1 / 25)
+    proposed: list[set[str]] = []
+
+    def on_proposals(props: list[Proposal], _result: FrameResult) -> None:
+        proposed.append({p.card for p in props})
+
+    loop = CameraLoop(capture, recognizer, on_proposals, Stabilizer(3, 5))
+    capture.start()
+    loop.start()
+    try:
+        started = time.monotonic()
+        wait_until(lambda: loop.frames_read + loop.frames_reused >= 40, "40 frames", 60)
+        still = time.monotonic() - started
+        # the still table: one reading, then one more per REREAD_S at most; the rest reuse it
+        assert loop.frames_read <= 2 + still / REREAD_S, (loop.frames_read, still)
+        assert loop.frames_reused >= 40 - loop.frames_read
+        # and its cards are proposed all along, as when every frame was read
+        assert proposed[-1] & on_first, proposed[-1]
+        assert all(p == proposed[-1] for p in proposed[-10:]), proposed[-10:]
+
+        # cards are dealt: the next frames are read, and the new cards proposed
+        read_before = loop.frames_read
+        camera.show(later)
+        wait_until(lambda: bool(proposed[-1] & new_cards), "the new cards proposed", 10)
+        assert loop.frames_read > read_before
+    finally:
+        loop.stop()
+        capture.stop()
