@@ -7,9 +7,11 @@ confidence and latest position; it forgets a card no longer seen in the window.
 :class:`CameraLoop` runs recognition on the newest frame of a :class:`~.capture.Capture` in its own
 thread (frames arriving while a frame is read are skipped, never queued) and calls
 ``on_proposals`` with the stable readings after every frame. A frame that does not differ from
-the last one read (:class:`FrameChange`: nothing on the table moved) is not read again: the last
-reading counts for it, so a still table costs a read about once a second instead of every frame,
-and the CPU is left to the rest of the kiosk (the dealer screen's browser runs on the same board).
+the last one read (:class:`FrameChange`: nothing on the table moved) is not read again, and brings
+the stabiliser nothing new: the proposals stand as they are. A still table so costs a reading
+about once a second instead of every frame, and the CPU is left to the rest of the kiosk (the
+dealer screen's browser runs on the same board). After a change the next frames are all read
+(:data:`SETTLE_READS`), so that a card that has just landed is proposed as soon as before.
 """
 
 from __future__ import annotations
@@ -113,6 +115,9 @@ class FrameChange:
 
 #: a still table is read again at least this often (seconds), whatever :class:`FrameChange` says
 REREAD_S = 1.0
+#: frames read, whatever :class:`FrameChange` says, from the one that changed on (a stabiliser's
+#: window of readings of their own)
+SETTLE_READS = 5
 
 
 class CameraLoop:
@@ -151,17 +156,23 @@ class CameraLoop:
     def _run(self) -> None:
         seq = 0
         last: FrameResult | None = None
+        proposals: list[Proposal] = []
         last_at = 0.0
+        settle = 0  # frames still to read since the last change
         while not self._stop.is_set():
             new_seq, frame = self.capture.wait_frame(seq, timeout=0.5)
             if frame is None or new_seq == seq:
                 continue
             seq = new_seq
             now = time.monotonic()
-            if last is not None and now - last_at < REREAD_S and not self.change.changed(frame):
+            if last is None or self.change.changed(frame):
+                settle = SETTLE_READS
+            if settle == 0 and last is not None and now - last_at < REREAD_S:
+                # nothing moved: nothing new to count, the proposals stand as they are
                 result = last
                 self.frames_reused += 1
             else:
+                settle = max(0, settle - 1)
                 try:
                     result = self.recognizer.read(frame)
                 except Exception as exc:  # keep the loop alive; report what went wrong
@@ -172,7 +183,7 @@ class CameraLoop:
                 self.change.remember(frame)
                 last, last_at = result, now
                 self.frames_read += 1
-            proposals = self.stabilizer.update(result)
+                proposals = self.stabilizer.update(result)
             try:
                 self._on_proposals(proposals, result)
             except Exception as exc:
