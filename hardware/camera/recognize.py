@@ -555,7 +555,7 @@ def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
     dx, dy = suit.cx - rank.cx, suit.cy - rank.cy
     n = math.hypot(dx, dy) or 1.0
     down = (dx / n, dy / n)
-    right = (-down[1], down[0])
+    right = (down[1], -down[0])  # a quarter turn from down, image y pointing down
     h = rank.size * 10.0
     w = h * 0.7
     # the index sits about 0.08 h from the top and 0.09 w from the left edge

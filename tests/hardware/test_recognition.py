@@ -402,3 +402,26 @@ def test_stabilizer_proposes_after_enough_frames_and_forgets() -> None:
     assert props == []
     with pytest.raises(ValueError, match="need"):
         Stabilizer(need=5, window=3)
+
+
+def test_a_card_read_from_its_index_is_placed_over_the_card(reader: Recognizer) -> None:
+    """The quad estimated from an index lies over the card, whichever way the card is turned and
+    whichever of its two indices was read."""
+    face = cv2.imread(str(HERUKA / "Kh.png"))
+    assert face is not None
+    h, w = face.shape[:2]
+    for angle in (0, 90, 180, 270, 30, -40):
+        scene = np.full((720, 1280, 3), FELT, np.uint8)
+        _lay(scene, np.asarray(face, np.uint8), 560, 260, angle)
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[:, 2] += (560, 260)
+        card = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), m)[0]
+        read = reader.read(scene).cards
+        assert [c.card for c in read] == ["Kh"], (angle, read)
+        quad = np.array(read[0].quad, np.float32)
+        inside = [cv2.pointPolygonTest(card, (float(x), float(y)), True) for x, y in quad]
+        centre = quad.mean(axis=0)
+        # its middle is well inside the card, and no corner is far outside it
+        assert cv2.pointPolygonTest(card, (float(centre[0]), float(centre[1])), True) > 0.2 * w, \
+            (angle, quad.tolist(), card.tolist())
+        assert min(inside) > -0.25 * w, (angle, inside)
