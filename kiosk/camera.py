@@ -108,6 +108,8 @@ class TableCamera:
         self.status: dict[str, str] = {"state": "off", "detail": ""}
         self.frame_size: tuple[int, int] = (1280, 720)
         self.proposals: list[dict[str, Any]] = []
+        #: every stable reading of the latest frame, whatever the hand expects (for calibration)
+        self.readings: list[dict[str, Any]] = []
         #: seat -> face-down cards the camera sees in its zone (the latest count)
         self.down_seen: dict[int, int] = {}
         self._down_history: list[dict[int, int]] = []
@@ -219,6 +221,12 @@ class TableCamera:
         the auto-confirmation of those the house allows."""
         with self.table.lock, self.lock:
             self.frame_size = frame_size
+            w, h = max(frame_size[0], 1), max(frame_size[1], 1)
+            self.readings = sorted(
+                ({"card": r.card, "confidence": round(r.confidence, 3),
+                  "seat": self.seat_at(*r.center),
+                  "quad": [[round(x / w, 4), round(y / h, 4)] for x, y in r.quad]}
+                 for r in readings), key=lambda r: (r["seat"] or 99, r["card"]))
             expected = self.expected_seats()
             in_hand = self._cards_in_hand()
             up_at_seat = self._up_at_seat()
@@ -337,6 +345,7 @@ class TableCamera:
                 "proposals": props,
                 "down": {str(k): v for k, v in sorted(self.down_seen.items())},
                 "down_hints": hints,
+                "readings": [dict(r, text=self.reading_text(r, lang)) for r in self.readings],
                 "unzoned": {
                     "seats": [n for n, _name in unzoned],
                     "text": _ui("camera.unzoned", lang, seats=", ".join(
@@ -354,6 +363,13 @@ class TableCamera:
         if p["state"] != "ok":
             text += " · " + _ui(f"camera.flag.{p['state']}", lang)
         return text
+
+    @staticmethod
+    def reading_text(r: dict[str, Any], lang: str) -> str:
+        """"Q♥ 98% · seat 3", or "· no seat" outside every zone."""
+        where = (_ui("camera.reading_seat", lang, seat=r["seat"]) if r["seat"] is not None
+                 else _ui("camera.reading_no_seat", lang))
+        return f"{Card.parse(r['card']).symbol} {round(100 * r['confidence'])}% · {where}"
 
     def set_status(self, state: str, detail: str = "") -> None:
         with self.lock:

@@ -109,6 +109,16 @@
       g.strokeRect(z[0] * w, z[1] * h, (z[2] - z[0]) * w, (z[3] - z[1]) * h);
       g.fillText(seat, z[0] * w + 6, z[1] * h + 22);
     });
+    /* what the camera reads now, where it reads it */
+    ((state && state.readings) || []).forEach(function (r) {
+      var w = canvas.width, h = canvas.height;
+      g.strokeStyle = g.fillStyle = '#4fd1e8'; g.lineWidth = 2;
+      g.beginPath();
+      r.quad.forEach(function (p, i) { if (i) g.lineTo(p[0] * w, p[1] * h); else g.moveTo(p[0] * w, p[1] * h); });
+      g.closePath(); g.stroke();
+      g.font = 'bold 18px sans-serif';
+      g.fillText(r.text.split(' · ')[0], r.quad[0][0] * w, Math.max(18, r.quad[0][1] * h - 4));
+    });
     if (firstCorner) {
       g.fillStyle = '#ff4040';
       g.beginPath(); g.arc(firstCorner[0] * canvas.width, firstCorner[1] * canvas.height, 6, 0, 7); g.fill();
@@ -132,10 +142,21 @@
     if (f.check) input.checked = !!value;
     else input.value = f.percent ? Math.round(value * 100) : value;
   }
+  var shownReadings = null;
   function renderPage() {
     if (!page || !state) return;
     $('camera-status').textContent = state.status.text;
     FIELDS.forEach(function (f) { showField(f, false); });
+    var key = JSON.stringify(state.readings || []);
+    if (key === shownReadings) return;  /* the camera sends its state with every frame */
+    shownReadings = key;
+    var list = state.readings || [];
+    $('camera-readings').innerHTML = '<span>' + esc(t(list.length ? 'camera.readings' : 'camera.readings_none')) + '</span>' +
+      list.map(function (r) {
+        return '<span class="reading' + (r.seat === null ? ' off-zone' : '') + '" data-card="' + esc(r.card) +
+          '" data-seat="' + (r.seat === null ? '' : r.seat) + '">' + esc(r.text) + '</span>';
+      }).join('');
+    drawZones();
   }
   /* one setting, checked here against the field's bounds so the message names the field */
   function saveSetting(f) {

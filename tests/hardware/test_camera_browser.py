@@ -446,7 +446,18 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         unzoned.click()
         page.wait_for_url("**/camera?lang=it")
         assert page.locator('[data-testid="nav-camera"]').count() == 1
+        # the third street's up cards lie on the table: the page lists what the camera reads,
+        # first outside any zone, then at each seat once the zones are saved
+        show(folder, plan.pictures[0])
+        readings = page.locator('[data-testid="camera-readings"]')
+        for ups in plan.ups.values():
+            readings.locator(f'.reading.off-zone[data-card="{ups[0]}"]').wait_for(timeout=20_000)
+        assert "fuori dalle zone" in readings.inner_text()
         calibrate_by_touch(page)
+        for seat, ups in plan.ups.items():
+            read = readings.locator(f'.reading[data-card="{ups[0]}"][data-seat="{seat}"]')
+            read.wait_for(timeout=10_000)
+            assert read.inner_text().endswith(f"· posto {seat}"), read.inner_text()
         saved = session.get(server.url + "/api/camera").json()["zones"]
         for seat in ROWS:
             assert saved[str(seat)] == pytest.approx(TablePictures.zone(seat), abs=0.01), seat
@@ -454,7 +465,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         # back to the hand, where the note is gone
         page.locator(".topnav a", has_text="Mano").click()
         page.wait_for_selector('[data-testid="picker"]')
-        page.locator('[data-testid="camera-proposals"]').wait_for(state="hidden")
+        page.locator('[data-testid="camera-proposal"]').first.wait_for()
         assert unzoned.count() == 0
 
         shown_street = after_sixth = -1
