@@ -126,6 +126,20 @@ def test_readings_outside_the_zones_or_for_other_seats_are_not_proposed(
     assert camera.update([far], FRAME) == []
 
 
+def test_every_reading_is_shown_for_the_calibration_with_its_seat(camera: TableCamera) -> None:
+    far = Proposal("5h", 0.99, ((640.0, 360.0),) * 4, 3, 0.0, (640.0, 400.0))
+    camera.set_zones({"1": ZONES[1]})
+    # seat 2 expects no card now and 5h lies outside every zone: neither is proposed, both shown
+    camera.update([reading("Ks", 1, 0.5), far], FRAME)
+    assert camera.proposals == [{"seat": 1, "card": "Ks", "confidence": 0.5, "frames": 3,
+                                 "state": "low"}]
+    shown = camera.snapshot("it")["readings"]
+    assert [(r["card"], r["seat"], r["text"]) for r in shown] == [
+        ("Ks", 1, "K♠ 50% · posto 1"), ("5h", None, "5♥ 99% · fuori dalle zone")]
+    assert shown[1]["quad"][0] == [0.5, 0.5]  # fractions of the picture
+    assert camera.snapshot("en")["readings"][1]["text"] == "5♥ 99% · outside the zones"
+
+
 def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: TableService,
                                                 tmp_path: Path) -> None:
     camera.set_settings({"auto_confirm": True, "auto_frames": 6})
