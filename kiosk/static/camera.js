@@ -48,6 +48,7 @@
   /* The camera sends its state with every frame it reads: the panel changes only what changed,
      so a proposal under the dealer's finger stays the same button from the press to the release
      (a button rebuilt in between would swallow the tap). */
+  var panelInfo = '';
   function renderPanel() {
     if (!panel || !state) return;
     var info = '';
@@ -63,10 +64,10 @@
         '" data-testid="camera-down-hint">' +
         esc(h.text) + '</div>';
     });
-    if (panel.dataset.info !== info) {
+    if (panelInfo !== info) {
       panel.querySelectorAll('.camera-status, .camera-unzoned, .camera-down-hint').forEach(function (n) { n.remove(); });
       panel.insertAdjacentHTML('afterbegin', info);
-      panel.dataset.info = info;
+      panelInfo = info;
     }
     var keep = {};
     state.proposals.forEach(function (p) { keep[p.seat + ':' + p.card] = true; });
