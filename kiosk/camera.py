@@ -11,8 +11,9 @@ else ``"source"`` in ``instance/camera.json``) and wires the readings to the tab
   seat that expects an up card is proposed on the dealer screen ("Seat 3: Q♥ 98%", Socket.IO
   ``camera``). One tap confirms it (``POST /api/camera/confirm``): it goes through
   :meth:`TableService.submit` (source ``camera``) with the same checks as a touch entry.
-- *Auto-confirm* (house setting, off by default): a proposal read in at least ``auto_frames``
-  frames at or above ``auto_threshold`` is entered by itself. A reading below the threshold, or a
+- *Auto-confirm* (house setting, off by default): a proposal read in ``auto_frames`` frames in a
+  row (a frame in which nothing moved counting as one more: ``Proposal.streak``) at or above
+  ``auto_threshold`` is entered by itself. A reading below the threshold, or a
   card already in the hand, is only ever shown, flagged, never entered.
 - *Face-down cards*: once a second (never on every frame) the card backs in the frame are
   counted per seat zone (``hardware.camera.down``). The count is in the ``camera`` state
@@ -244,7 +245,7 @@ class TableCamera:
                 else:
                     state = "ok"
                 out.append({"seat": seat, "card": r.card, "confidence": round(r.confidence, 3),
-                            "frames": r.frames, "state": state})
+                            "frames": r.frames, "streak": r.streak, "state": state})
             out.sort(key=lambda p: (p["seat"], -p["confidence"]))
             self.proposals = out
             auto = [p for p in out if self._auto_ok(p)]
@@ -311,7 +312,7 @@ class TableCamera:
 
     def _auto_ok(self, p: dict[str, Any]) -> bool:
         s = self.settings
-        return bool(s["auto_confirm"] and p["state"] == "ok" and p["frames"] >= s["auto_frames"]
+        return bool(s["auto_confirm"] and p["state"] == "ok" and p["streak"] >= s["auto_frames"]
                     and p["confidence"] >= s["auto_threshold"])
 
     def confirm(self, seat: Any, card: Any) -> dict[str, Any]:

@@ -38,6 +38,9 @@ class Proposal:
     frames: int  # in how many of the last frames it was read
     first_seen: float  # time.monotonic() of the first frame of the current streak
     center: tuple[float, float] = (0.0, 0.0)  # the read index, in image pixels
+    #: frames in a row it has been read in, or lain unchanged since it was read (unbounded,
+    #: unlike ``frames``: what a house's "frames in a row" for auto-confirmation counts)
+    streak: int = 0
 
 
 class Stabilizer:
@@ -48,17 +51,30 @@ class Stabilizer:
         self.window = window
         self._history: deque[dict[str, CardReading]] = deque(maxlen=window)
         self._first_seen: dict[str, float] = {}
+        self._streak: dict[str, int] = {}
 
     def update(self, result: FrameResult, now: float | None = None) -> list[Proposal]:
+        """A frame read: its readings join the window."""
         now = time.monotonic() if now is None else now
         frame = {c.card: c for c in result.cards}
         self._history.append(frame)
+        self._streak = {card: self._streak.get(card, 0) + 1 for card in frame}
         for card in frame:
             self._first_seen.setdefault(card, now)
         seen = {card for f in self._history for card in f}
         for card in list(self._first_seen):
             if card not in seen:
                 del self._first_seen[card]
+        return self._proposals()
+
+    def carry(self) -> list[Proposal]:
+        """A frame not read because nothing moved: the window is left as it is, and the cards of
+        the last reading, still lying there as read, have lain one frame more."""
+        self._streak = {card: n + 1 for card, n in self._streak.items()}
+        return self._proposals()
+
+    def _proposals(self) -> list[Proposal]:
+        seen = {card for f in self._history for card in f}
         proposals = []
         for card in seen:
             readings = [f[card] for f in self._history if card in f]
@@ -71,6 +87,7 @@ class Stabilizer:
                 frames=len(readings),
                 first_seen=self._first_seen[card],
                 center=readings[-1].index_center,
+                streak=self._streak.get(card, 0),
             ))
         proposals.sort(key=lambda p: p.card)
         return proposals
@@ -78,6 +95,7 @@ class Stabilizer:
     def reset(self) -> None:
         self._history.clear()
         self._first_seen.clear()
+        self._streak.clear()
 
 
 class FrameChange:
@@ -171,6 +189,7 @@ class CameraLoop:
                 # nothing moved: nothing new to count, the proposals stand as they are
                 result = last
                 self.frames_reused += 1
+                proposals = self.stabilizer.carry()
             else:
                 settle = max(0, settle - 1)
                 try:

@@ -21,9 +21,10 @@ CENTRES = {1: (200.0, 400.0), 2: (640.0, 400.0), 3: (1100.0, 400.0)}
 
 
 def reading(card: str, seat: int, confidence: float = 0.97, frames: int = 3) -> Proposal:
+    """A stable reading, read in ``frames`` frames in a row (at most 5 of them in the window)."""
     x, y = CENTRES[seat]
     quad = ((x, y), (x + 60, y), (x + 60, y + 90), (x, y + 90))
-    return Proposal(card, confidence, quad, frames, 0.0, (x, y))
+    return Proposal(card, confidence, quad, min(frames, 5), 0.0, (x, y), streak=frames)
 
 
 @pytest.fixture
@@ -116,6 +117,12 @@ def test_auto_confirm_only_when_sure_and_stable(camera: TableCamera, table: Tabl
     assert camera.proposals[0]["state"] == "low"
     camera.update([reading("5h", 1, 0.99, frames=4)], FRAME)
     assert up_cards(table, 1) == ["5h"]
+    # more frames in a row than the stabiliser's window of 5: counted all the same
+    camera.set_settings({"auto_frames": 12})
+    camera.update([reading("6h", 2, 0.99, frames=11)], FRAME)
+    assert up_cards(table, 2) == []
+    camera.update([reading("6h", 2, 0.99, frames=12)], FRAME)
+    assert up_cards(table, 2) == ["6h"]
 
 
 def test_readings_outside_the_zones_or_for_other_seats_are_not_proposed(
@@ -132,7 +139,7 @@ def test_every_reading_is_shown_for_the_calibration_with_its_seat(camera: TableC
     # seat 2 expects no card now and 5h lies outside every zone: neither is proposed, both shown
     camera.update([reading("Ks", 1, 0.5), far], FRAME)
     assert camera.proposals == [{"seat": 1, "card": "Ks", "confidence": 0.5, "frames": 3,
-                                 "state": "low"}]
+                                 "streak": 3, "state": "low"}]
     shown = camera.snapshot("it")["readings"]
     assert [(r["card"], r["seat"], r["text"]) for r in shown] == [
         ("Ks", 1, "K♠ 50% · posto 1"), ("5h", None, "5♥ 99% · fuori dalle zone")]

@@ -89,9 +89,11 @@ def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> No
     camera = NoisyCamera(first)
     capture = Capture(lambda: camera, frame_interval_s=1 / 25)
     proposed: list[set[str]] = []
+    streaks: list[int] = []
 
     def on_proposals(props: list[Proposal], _result: FrameResult) -> None:
         proposed.append({p.card for p in props})
+        streaks.append(max((p.streak for p in props), default=0))
 
     loop = CameraLoop(capture, recognizer, on_proposals, Stabilizer(3, 5))
     capture.start()
@@ -107,6 +109,8 @@ def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> No
         # and its cards are proposed all along, as when every frame was read
         assert proposed[-1] & on_first, proposed[-1]
         assert all(p == proposed[-1] for p in proposed[-10:]), proposed[-10:]
+        # every frame counts toward "frames in a row", read or not
+        assert streaks[-1] > 30 and streaks[-10:] == sorted(streaks[-10:]), streaks[-10:]
 
         # cards are dealt: the next frames are read, each for itself, and the new cards proposed
         dealt = camera.frames_of(later)

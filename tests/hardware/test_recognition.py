@@ -404,6 +404,18 @@ def test_stabilizer_proposes_after_enough_frames_and_forgets() -> None:
         Stabilizer(need=5, window=3)
 
 
+def test_stabilizer_counts_frames_in_a_row_past_its_window() -> None:
+    st = Stabilizer(need=3, window=5)
+    for t in range(4):
+        props = st.update(_result(("Qh", 0.97), ("2c", 0.9) if t else ("Qh", 0.97)), now=t)
+    assert {p.card: (p.frames, p.streak) for p in props} == {"Qh": (4, 4), "2c": (3, 3)}
+    for _ in range(6):  # nothing moved: the window stays, the streaks go on
+        props = st.carry()
+    assert {p.card: (p.frames, p.streak) for p in props} == {"Qh": (4, 10), "2c": (3, 9)}
+    props = st.update(_result(("Qh", 0.97)), now=5)  # 2c is not read: its streak ends
+    assert {p.card: (p.frames, p.streak) for p in props} == {"Qh": (5, 11), "2c": (3, 0)}
+
+
 def test_a_card_read_from_its_index_is_placed_over_the_card(reader: Recognizer) -> None:
     """The quad estimated from an index lies over the card, whichever way the card is turned and
     whichever of its two indices was read."""
