@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import threading
 import time
@@ -189,12 +190,14 @@ class TableCamera:
     # ---- readings to proposals ----------------------------------------------------------------
 
     def seat_at(self, x: float, y: float) -> int | None:
+        """The seat whose zone holds the point (frame pixels); where zones overlap, the one whose
+        middle is nearest."""
         w, h = self.frame_size
         fx, fy = x / max(w, 1), y / max(h, 1)
-        for seat, (x0, y0, x1, y1) in sorted(self.zones.items()):
-            if x0 <= fx <= x1 and y0 <= fy <= y1:
-                return seat
-        return None
+        holding = [(math.hypot(fx - (x0 + x1) / 2, fy - (y0 + y1) / 2), seat)
+                   for seat, (x0, y0, x1, y1) in self.zones.items()
+                   if x0 <= fx <= x1 and y0 <= fy <= y1]
+        return min(holding)[1] if holding else None
 
     def _cards_in_hand(self) -> set[str]:
         hand = self.table.hand

@@ -133,6 +133,14 @@ def test_readings_outside_the_zones_or_for_other_seats_are_not_proposed(
     assert camera.update([far], FRAME) == []
 
 
+def test_where_zones_overlap_a_reading_goes_to_the_nearest_zone(camera: TableCamera) -> None:
+    camera.set_zones({"1": [0.0, 0.0, 0.5, 1.0], "2": [0.4, 0.0, 1.0, 1.0]})
+    w, h = FRAME
+    assert camera.seat_at(0.42 * w, 0.5 * h) == 1  # nearer the middle of seat 1's zone
+    assert camera.seat_at(0.48 * w, 0.5 * h) == 2
+    assert camera.seat_at(0.2 * w, 0.5 * h) == 1 and camera.seat_at(0.9 * w, 0.5 * h) == 2
+
+
 def test_every_reading_is_shown_for_the_calibration_with_its_seat(camera: TableCamera) -> None:
     far = Proposal("5h", 0.99, ((640.0, 360.0),) * 4, 3, 0.0, (640.0, 400.0))
     camera.set_zones({"1": ZONES[1]})
