@@ -11,6 +11,9 @@ else ``"source"`` in ``instance/camera.json``) and wires the readings to the tab
   seat that expects an up card is proposed on the dealer screen ("Seat 3: Q♥ 98%", Socket.IO
   ``camera``). One tap confirms it (``POST /api/camera/confirm``): it goes through
   :meth:`TableService.submit` (source ``camera``) with the same checks as a touch entry.
+- *Showdown*: when the seat to show has down cards never entered, the cards read in its zone
+  that the hand does not know are proposed too (``"kind": "show"``); the dealer screen adds a
+  tapped one to the cards picked for the showing (a showing is never entered by the camera).
 - *Auto-confirm* (house setting, off by default): a proposal read in ``auto_frames`` frames in a
   row (a frame in which nothing moved counting as one more: ``Proposal.streak``) at or above
   ``auto_threshold`` is entered by itself. A reading below the threshold, or a
@@ -200,18 +203,35 @@ class TableCamera:
         return min(holding)[1] if holding else None
 
     def _cards_in_hand(self) -> set[str]:
+        """Every card the hand knows: dealt, and down cards named later (identified, shown)."""
         hand = self.table.hand
         if hand is None:
             return set()
-        return {str(e.card) for e in hand.events if isinstance(e, Deal) and e.card is not None}
+        return ({str(e.card) for e in hand.events if isinstance(e, Deal) and e.card is not None}
+                | {str(c.card) for s in hand.state.seats for c in s.cards if c.card is not None})
 
-    def _up_at_seat(self) -> dict[int, set[str]]:
-        """Seat -> the cards lying face up in front of it (already entered)."""
+    def _known_at_seat(self) -> dict[int, set[str]]:
+        """Seat -> the cards in front of it the hand knows (its up cards, and its down cards
+        entered as dealt or named since)."""
         hand = self.table.hand
         if hand is None:
             return {}
-        return {s.number: {str(c.card) for c in s.cards if c.up and c.card is not None}
+        return {s.number: {str(c.card) for c in s.cards if c.card is not None}
                 for s in hand.state.seats}
+
+    def showing(self) -> tuple[int, int] | None:
+        """(seat, down cards never entered) when the hand waits for that seat to show and it
+        has such cards: the camera then proposes the cards it reads at that seat."""
+        hand = self.table.hand
+        if hand is None or hand.finished:
+            return None
+        prompt = hand.prompt()
+        if prompt.kind != "show":
+            return None
+        seat = prompt.seats[0]
+        missing = sum(1 for s in hand.state.seats if s.number == seat
+                      for c in s.cards if not c.up and c.card is None)
+        return (seat, missing) if missing else None
 
     def expected_seats(self) -> set[int]:
         """Seats the engine expects an up card for now."""
@@ -232,15 +252,22 @@ class TableCamera:
                   "quad": [[round(x / w, 4), round(y / h, 4)] for x, y in r.quad]}
                  for r in readings), key=lambda r: (r["seat"] or 99, r["card"]))
             expected = self.expected_seats()
+            showing = self.showing()
             in_hand = self._cards_in_hand()
-            up_at_seat = self._up_at_seat()
+            known_at_seat = self._known_at_seat()
             out: list[dict[str, Any]] = []
             for r in readings:
                 seat = self.seat_at(*r.center)
-                if seat is None or seat not in expected:
+                if seat is None:
                     continue
-                if r.card in up_at_seat.get(seat, ()):
-                    continue  # the seat's earlier up card, read where it lies: nothing to enter
+                if seat in expected:
+                    kind = "deal"
+                elif showing is not None and seat == showing[0]:
+                    kind = "show"  # a down card turned up at the showdown
+                else:
+                    continue
+                if r.card in known_at_seat.get(seat, ()):
+                    continue  # the seat's own card, read where it lies: nothing to enter
                 if r.confidence < self.settings["min_confidence"]:
                     state = "low"
                 elif r.card in in_hand:
@@ -248,7 +275,8 @@ class TableCamera:
                 else:
                     state = "ok"
                 out.append({"seat": seat, "card": r.card, "confidence": round(r.confidence, 3),
-                            "frames": r.frames, "streak": r.streak, "state": state})
+                            "frames": r.frames, "streak": r.streak, "state": state,
+                            "kind": kind})
             out.sort(key=lambda p: (p["seat"], -p["confidence"]))
             self.proposals = out
             auto = [p for p in out if self._auto_ok(p)]
@@ -315,7 +343,8 @@ class TableCamera:
 
     def _auto_ok(self, p: dict[str, Any]) -> bool:
         s = self.settings
-        return bool(s["auto_confirm"] and p["state"] == "ok" and p["streak"] >= s["auto_frames"]
+        return bool(s["auto_confirm"] and p["kind"] == "deal" and p["state"] == "ok"
+                    and p["streak"] >= s["auto_frames"]
                     and p["confidence"] >= s["auto_threshold"])
 
     def confirm(self, seat: Any, card: Any) -> dict[str, Any]:
@@ -362,8 +391,8 @@ class TableCamera:
     @staticmethod
     def proposal_text(p: dict[str, Any], lang: str) -> str:
         card = Card.parse(p["card"]).symbol
-        text = _ui("camera.proposal", lang, seat=p["seat"], card=card,
-                   confidence=round(100 * p["confidence"]))
+        key = "camera.proposal_show" if p.get("kind") == "show" else "camera.proposal"
+        text = _ui(key, lang, seat=p["seat"], card=card, confidence=round(100 * p["confidence"]))
         if p["state"] != "ok":
             text += " · " + _ui(f"camera.flag.{p['state']}", lang)
         return text

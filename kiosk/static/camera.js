@@ -37,6 +37,13 @@
     panel.addEventListener('click', function (ev) {
       var b = ev.target.closest('button[data-card]');
       if (!b) return;
+      if (b.dataset.kind === 'show') {
+        /* a down card turned up at the showdown: it joins the cards the dealer picks to show */
+        document.dispatchEvent(new CustomEvent('stud:camera-show', {
+          detail: { seat: Number(b.dataset.seat), card: b.dataset.card }
+        }));
+        return;
+      }
       b.disabled = true;
       socket.timeout(8000).emit('camera_confirm', { seat: Number(b.dataset.seat), card: b.dataset.card }, function (err, ack) {
         b.disabled = false;
@@ -87,6 +94,7 @@
       var cls = p.state === 'ok' ? 'btn' : 'btn btn-ghost camera-flagged';
       if (b.className !== cls) b.className = cls;
       if (b.dataset.state !== p.state) b.dataset.state = p.state;
+      if (b.dataset.kind !== p.kind) b.dataset.kind = p.kind;
       if (b.textContent !== p.text) b.textContent = p.text;
       var at = panel.querySelectorAll('button[data-card]')[i];
       if (at !== b) panel.insertBefore(b, at || null);  /* in the order of the proposals */

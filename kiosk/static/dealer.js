@@ -217,12 +217,27 @@
     onPick(function (code) { act({ type: 'community', card: code }); });
   }
 
-  function renderShow(hand) {
+  /* the showing seat's down cards: those entered as dealt, and how many are still to name */
+  function showing(hand) {
     var seatNo = hand.prompt.seats[0], seat = null;
     hand.seats.forEach(function (s) { if (s.seat === seatNo) seat = s; });
     var downs = seat.cards.filter(function (c) { return !c.public; });
     var known = downs.filter(function (c) { return c.card; }).map(function (c) { return c.card; });
-    var missing = downs.length - known.length;
+    return { seatNo: seatNo, seat: seat, known: known, missing: downs.length - known.length };
+  }
+  /* the camera read a card turned up at the showing seat, and the dealer tapped it */
+  document.addEventListener('stud:camera-show', function (ev) {
+    var hand = state && state.hand;
+    if (!hand || hand.finished || hand.prompt.kind !== 'show') return;
+    var sh = showing(hand), card = ev.detail.card;
+    if (ev.detail.seat !== sh.seatNo || showPick.length >= sh.missing) return;
+    if (showPick.indexOf(card) >= 0) return;
+    if ((hand.seen || []).indexOf(card) >= 0) { toast(t('camera.err.in_hand', { card: S.cardLabel(card) })); return; }
+    showPick.push(card);
+    render();
+  });
+  function renderShow(hand) {
+    var sh = showing(hand), seatNo = sh.seatNo, seat = sh.seat, known = sh.known, missing = sh.missing;
     showPick = showPick.filter(function (c) { return (hand.seen || []).indexOf(c) < 0; }).slice(0, missing);
     var ready = showPick.length === missing;
     /* nothing to tap when every down card was entered as dealt: say so, not "tap the cards" */

@@ -40,6 +40,7 @@ from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import CardReading, Recognizer, decode_image
 from tests.browser.test_kiosk_browser import dealer_view, tap, tap_event, took, wait_until
 from tests.conftest import LiveKiosk
+from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -633,3 +634,62 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
     # the street is dealt: no seat expects an up card, so nothing is proposed any more
     page.locator('[data-testid="camera-proposal"]').first.wait_for(state="detached",
                                                                     timeout=15_000)
+
+
+def test_at_the_showdown_the_camera_proposes_the_down_cards_turned_up(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path, tmp_path: Path
+) -> None:
+    """Carla's down cards were not entered as dealt (driver.PLAN): she shows first, her cards
+    face up before the camera, and the dealer taps the camera's three proposals, then Show."""
+    pictures = TablePictures()
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    show(folder, pictures.picture({}))
+    server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder), "STUD_KIOSK_LANG": "it"})
+    session = server.dealer_session()
+    assert session.put(server.url + "/api/setup", json=copy.deepcopy(driver.SETUP)).ok
+    zones = {str(seat): TablePictures.zone(seat) for seat in ROWS}
+    assert session.post(server.url + "/api/camera/zones", json={"zones": zones}).ok
+    assert session.post(server.url + "/api/hands").ok
+    while (view := session.get(server.url + "/api/state").json())["hand"]["prompt"]["kind"] \
+            != "show":
+        assert session.post(server.url + "/api/events", json=driver.next_event(view)).ok
+    assert view["hand"]["prompt"]["seats"] == [3]
+    shown = driver.SHOWN[3]  # 3c 4c 6d
+    row: list[str | None] = [*shown[:2], *driver.PLAN[3][2:6], shown[2]]
+    show(folder, pictures.picture({3: row}))
+
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    ctx.add_cookies([{"name": k, "value": v, "url": server.url}
+                     for k, v in session.cookies.items()])
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/dealer?lang=it")
+        page.wait_for_selector('[data-testid="show-cards"]')
+        buttons = {card: page.locator(f'[data-testid="camera-proposal"][data-seat="3"]'
+                                      f'[data-card="{card}"][data-kind="show"]') for card in shown}
+        for card, button in buttons.items():
+            button.wait_for(timeout=20_000)
+            assert re.fullmatch(r"Posto 3 mostra: \S+ \d+%( · .+)?", button.inner_text()), card
+        # her up cards, lying face up too, are not proposed
+        assert page.locator('[data-testid="camera-proposal"]').count() == len(shown)
+        page.screenshot(path=str(artifacts / "camera-showdown-dealer-1280x800.png"))
+        assert page.locator('[data-testid="show-cards"]').is_disabled()
+        before = dealer_view(page, server.url)["hand"]["events"]
+        for card in shown:
+            buttons[card].click()
+            page.wait_for_selector(f'.picker-head .cards .card[data-card="{card}"]')
+        buttons[shown[0]].click()  # a second tap picks nothing more
+        assert page.locator('.picker-head .cards:last-child .card').count() == len(shown)
+        tap(page, '[data-testid="show-cards"]')
+        wait_until(took(page, server.url, before + 1), "Carla's showing")
+        hand = dealer_view(page, server.url)["hand"]
+        carla = next(s for s in hand["seats"] if s["seat"] == 3)
+        assert sorted(c["card"] for c in carla["cards"] if not c["up"]) == sorted(shown)
+        assert hand["prompt"]["seats"] == [1]  # Anna's down cards were entered: nothing to read
+        page.locator('[data-testid="camera-proposal"]').first.wait_for(state="detached")
+        assert errors == []
+    finally:
+        ctx.close()

@@ -147,7 +147,7 @@ def test_every_reading_is_shown_for_the_calibration_with_its_seat(camera: TableC
     # seat 2 expects no card now and 5h lies outside every zone: neither is proposed, both shown
     camera.update([reading("Ks", 1, 0.5), far], FRAME)
     assert camera.proposals == [{"seat": 1, "card": "Ks", "confidence": 0.5, "frames": 3,
-                                 "streak": 3, "state": "low"}]
+                                 "streak": 3, "state": "low", "kind": "deal"}]
     shown = camera.snapshot("it")["readings"]
     assert [(r["card"], r["seat"], r["text"]) for r in shown] == [
         ("Ks", 1, "K♠ 50% · posto 1"), ("5h", None, "5♥ 99% · fuori dalle zone")]
@@ -204,3 +204,32 @@ def test_seats_in_the_hand_without_a_zone_are_named(table: TableService, tmp_pat
     table.submit({"type": "act", "seat": 3, "action": "fold", "amount": 0})
     assert table.hand is not None and table.hand.finished
     assert cam.snapshot("en")["unzoned"] == {"seats": [], "text": ""}
+
+
+def test_at_the_showdown_the_down_cards_turned_up_are_proposed(tmp_path: Path) -> None:
+    table = TableService(Store(f"sqlite:///{tmp_path / 'show.sqlite3'}"))
+    table.configure(copy.deepcopy(driver.SETUP))
+    table.start_hand()
+    # Carla's down cards were not entered as dealt: she shows first
+    while (view := table.view("dealer", "en"))["hand"]["prompt"]["kind"] != "show":
+        event = driver.next_event(view)
+        assert event is not None
+        table.submit(event)
+    assert view["hand"]["prompt"]["seats"] == [3]
+    events = view["hand"]["events"]
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    cam.set_zones({str(k): v for k, v in ZONES.items()})
+    cam.set_settings({"auto_confirm": True, "auto_frames": 2})
+    props = cam.update([reading("3c", 3, 0.98), reading("8h", 3), reading("Kd", 3),
+                        reading("6d", 3, 0.5), reading("9c", 1)], FRAME)
+    # her own up card is not proposed, Bruno's down card is flagged, seat 1 is not showing
+    assert [(p["seat"], p["card"], p["kind"], p["state"]) for p in props] == [
+        (3, "3c", "show", "ok"), (3, "Kd", "show", "in_hand"), (3, "6d", "show", "low")]
+    assert cam.snapshot("en")["proposals"][0]["text"] == "Seat 3 shows: 3♣ 98%"
+    assert cam.snapshot("it")["proposals"][0]["text"] == "Posto 3 mostra: 3♣ 98%"
+    # a showing is never entered by itself: the dealer picks the cards, then taps Show
+    after = table.view("dealer", "en")["hand"]
+    assert after["events"] == events and after["prompt"]["seats"] == [3]
+    # once she has shown, Anna (every down card entered) is next: nothing to propose
+    table.submit({"type": "show", "seat": 3, "cards": ["3c", "4c", "6d"]})
+    assert cam.update([reading("As", 1), reading("7s", 1)], FRAME) == []
