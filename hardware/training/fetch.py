@@ -43,13 +43,16 @@ def _run(cmd: list[str], cwd: Path) -> None:
 
 def fetch(cache: Path) -> None:
     """Download and unpack the packages into ``cache`` (skipped when already there)."""
+    # the tools below run in directories of their own: a relative path would point elsewhere
+    cache = cache.resolve()
     cache.mkdir(parents=True, exist_ok=True)
     npm_dir = cache / "npm"
     for name, spec in NPM_PACKAGES.items():
         target = npm_dir / name
-        if target.exists():
+        if (target / "package").exists():
             continue
-        target.mkdir(parents=True)
+        # a run cut short may have left the folder without the unpacked package
+        target.mkdir(parents=True, exist_ok=True)
         out = subprocess.run(["npm", "pack", spec, "--pack-destination", str(target)],
                              cwd=target, check=True, capture_output=True, text=True)
         tarball = target / out.stdout.strip().splitlines()[-1]
