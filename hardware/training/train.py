@@ -85,18 +85,23 @@ def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def build_model() -> Any:
-    """A small CNN (about 5 MFLOP a patch): a frame's hundred-odd candidates must take a few
-    milliseconds on a small CPU."""
+#: channels of the three convolution blocks
+WIDTHS = (16, 32, 64)
+
+
+def build_model(widths: tuple[int, int, int] = WIDTHS) -> Any:
+    """A small CNN (about 5 MFLOP a patch with the default widths): a frame's hundred-odd
+    candidates must take a few milliseconds on a small CPU."""
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[Any]:
         return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
                 nn.MaxPool2d(2)]
 
+    w1, w2, w3 = widths
     return nn.Sequential(
-        *block(2, 16), *block(16, 32), *block(32, 64),
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * (PATCH // 8) ** 2, 96), nn.ReLU(),
+        *block(2, w1), *block(w1, w2), *block(w2, w3),
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(w3 * (PATCH // 8) ** 2, 96), nn.ReLU(),
         nn.Linear(96, len(CLASSES)),
     )
 
@@ -161,7 +166,8 @@ def teacher_probabilities(models: list[Path], x: npt.NDArray[np.float16]
 def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[np.float16],
           yv: npt.NDArray[np.int64], epochs: int, out: Path, label_smoothing: float = 0.0,
           weight_power: float = 0.0, degraded: float = 0.0,
-          soft: npt.NDArray[np.float32] | None = None, distill: float = 0.0) -> None:
+          soft: npt.NDArray[np.float32] | None = None, distill: float = 0.0,
+          widths: tuple[int, int, int] = WIDTHS) -> None:
     """Plain cross-entropy by default: label smoothing and class weights put a floor under the
     rare classes' probabilities, which caps how sure the classifier can be of the right one.
     With ``soft`` (teachers' probabilities for each patch), a ``distill`` share of the loss is
@@ -171,7 +177,7 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
 
     torch.set_num_threads(2)
     torch.manual_seed(0)
-    model = build_model()
+    model = build_model(widths)
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** weight_power,
                            dtype=torch.float32)
@@ -240,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="trained models (ONNX) whose joint reading of each patch is taught")
     parser.add_argument("--distill", type=float, default=0.5,
                         help="share of the loss taught by --teachers (the rest by the labels)")
+    parser.add_argument("--widths", type=int, nargs=3, default=list(WIDTHS),
+                        metavar=("C1", "C2", "C3"),
+                        help="channels of the three convolution blocks")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     t0 = time.time()
@@ -271,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"teachers read {len(x)} patches in {time.time() - t1:.0f} s; "
               f"their joint reading agrees with the label on {agree:.4f}", flush=True)
     train(x, y, xv, yv, args.epochs, args.out, args.label_smoothing, args.weight_power,
-          args.degraded, soft, args.distill if args.teachers else 0.0)
+          args.degraded, soft, args.distill if args.teachers else 0.0,
+          (args.widths[0], args.widths[1], args.widths[2]))
     return 0
 
 
