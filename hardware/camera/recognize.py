@@ -23,6 +23,11 @@ The pipeline is classical location plus a small learned classifier:
    A confident rank with no suit in reach takes the suit of the pips on its own card face (the
    region of the face's shade around it), if they all agree and the face holds no other rank:
    some decks print the rank and the suit in different corners.
+4. *Upright second reading*: the two glyphs of each index read beside each other are cut again,
+   turned so that the line from rank to suit points down, and read by a second classifier
+   trained on index glyphs upright only (``model/upright.onnx``; it tells a 6 from a 9). When it
+   names the same rank and suit it is a second reading of the card (``1 - (1 - a)(1 - b)``);
+   when it names another rank or suit surely, the card is that much less sure.
    The two corner indices of a card, or a repeated reading, collapse to one result per card; a
    card read at both its corners is surer (``1 - (1 - a)(1 - b)``), and only then is the
    threshold applied.
@@ -33,6 +38,7 @@ Face-down cards show no index and so never get a face.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,9 +50,16 @@ import numpy.typing as npt
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "cards.onnx"
+UPRIGHT_PATH = MODEL_PATH.with_name("upright.onnx")
 #: classifier classes, in output order
 CLASSES: tuple[str, ...] = (
     "2", "3", "4", "5", "6", "7", "8", "T", "J", "Q", "K", "A", "1",
+    "c", "d", "h", "s", "other",
+)
+#: classes of the upright classifier (``model/upright.onnx``), which reads a glyph of an index
+#: turned upright: a 6 and a 9 are told apart
+UPRIGHT_CLASSES: tuple[str, ...] = (
+    "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "1",
     "c", "d", "h", "s", "other",
 )
 RANK_CLASSES = frozenset("2345678TJQKA")
@@ -191,16 +204,22 @@ def glyph_patches(image: Image, gray: Image, glyphs: list[Glyph]) -> npt.NDArray
     return _patches(cv2.merge([image, gray]), glyphs)
 
 
-def _patches(both: Image, glyphs: list[Glyph]) -> npt.NDArray[np.float32]:
+def _patches(both: Image, glyphs: list[Glyph],
+             downs: list[tuple[float, float]] | None = None) -> npt.NDArray[np.float32]:
     """``glyph_patches`` from the colour and grey channels merged into one picture, which are
-    cut together in one pass."""
+    cut together in one pass; with ``downs`` (a unit vector per glyph: the direction of its
+    index from rank to suit), each patch is turned so that this direction points down, the
+    glyph upright as printed."""
     cuts = np.empty((len(glyphs), PATCH, PATCH, 4), np.uint8)
     for k, g in enumerate(glyphs):
         side = max(g.size * 1.5, 12.0)
         cx, cy = g.x + g.w / 2.0, g.y + g.h / 2.0
         scale = PATCH / side
-        m = np.array([[scale, 0, PATCH / 2 - scale * cx], [0, scale, PATCH / 2 - scale * cy]],
-                     dtype=np.float64)
+        dx, dy = (0.0, 1.0) if downs is None else downs[k]
+        # the patch's axes in the frame: its y axis along ``down``
+        xx, xy, yx, yy = scale * dy, -scale * dx, scale * dx, scale * dy
+        m = np.array([[xx, xy, PATCH / 2 - xx * cx - xy * cy],
+                      [yx, yy, PATCH / 2 - yx * cx - yy * cy]], dtype=np.float64)
         flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         cuts[k] = cv2.warpAffine(both, m, (PATCH, PATCH), flags=flags,
                                  borderMode=cv2.BORDER_REPLICATE)
@@ -259,12 +278,49 @@ class Recognizer:
     """Reads the face-up cards of a frame. Thread-compatible: one instance per thread."""
 
     def __init__(self, model_path: Path | str = MODEL_PATH,
-                 min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> None:
+                 min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+                 upright_path: Path | str | None = UPRIGHT_PATH) -> None:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"card model not found: {path}")
         self.net = cv2.dnn.readNetFromONNX(str(path))
         self.min_confidence = min_confidence
+        #: the upright classifier (None: every glyph is read at any angle only)
+        self.upright_net: Any = None
+        if upright_path is not None:
+            if not Path(upright_path).is_file():
+                raise FileNotFoundError(f"upright card model not found: {upright_path}")
+            self.upright_net = cv2.dnn.readNetFromONNX(str(upright_path))
+
+    def read_upright(self, both: Image, pairs: list[tuple[Glyph, Glyph]]
+                     ) -> npt.NDArray[np.float32]:
+        """The upright classifier's probabilities for each pair's rank and suit, each glyph
+        turned so that the direction from rank to suit points down; ``both`` is the colour
+        picture with its grey channel merged, as :meth:`classify` cuts it."""
+        glyphs: list[Glyph] = []
+        downs: list[tuple[float, float]] = []
+        for turn in UPRIGHT_TURNS:
+            c, s_ = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+            for r, s in pairs:
+                dx, dy = s.cx - r.cx, s.cy - r.cy
+                n = math.hypot(dx, dy) or 1.0
+                dx, dy = dx / n, dy / n
+                glyphs += [r, s]
+                downs += [(dx * c - dy * s_, dx * s_ + dy * c)] * 2
+        self.upright_net.setInput(np.ascontiguousarray(_patches(both, glyphs, downs)))
+        logits = self.upright_net.forward().astype(np.float32)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs: npt.NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
+        if len(UPRIGHT_TURNS) == 1:
+            return probs
+        # per pair, the turn at which rank and suit look most like glyphs
+        other = _UP["other"]
+        by_turn = probs.reshape(len(UPRIGHT_TURNS), len(pairs), 2, -1)
+        glyphness = (1.0 - by_turn[:, :, 0, other]) * (1.0 - by_turn[:, :, 1, other])
+        best = glyphness.argmax(axis=0)
+        chosen: npt.NDArray[np.float32] = by_turn[best, np.arange(len(pairs))].reshape(
+            2 * len(pairs), -1)
+        return chosen
 
     def _probabilities(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         probs_all: list[npt.NDArray[np.float32]] = []
@@ -312,7 +368,13 @@ class Recognizer:
             raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         glyphs = self.classify(image, gray, candidate_glyphs(gray))
-        return assemble(glyphs, gray, self.min_confidence, image)
+        upright: UprightFn | None = None
+        if self.upright_net is not None:
+            both = cv2.merge([image, gray])
+
+            def upright(pairs: list[tuple[Glyph, Glyph]]) -> npt.NDArray[np.float32]:
+                return self.read_upright(both, pairs)
+        return assemble(glyphs, gray, self.min_confidence, image, upright)
 
 
 def _in_reach(glyphs: list[Glyph], top: npt.NDArray[np.intp], prob: npt.NDArray[np.float32]
@@ -592,19 +654,88 @@ CORROBORATE_APART = 3.0
 CORROBORATE_WITHIN = 18.0
 
 
+#: reads the rank and suit glyphs of each index again turned upright: the upright classifier's
+#: probabilities (``UPRIGHT_CLASSES``), the rank's and the suit's of each pair in turn
+UprightFn = Callable[[list[tuple[Glyph, Glyph]]], npt.NDArray[np.float32]]
+#: an upright reading that names the read rank and suit, each at this probability or more,
+#: counts as a second reading of the card (the card's confidence becomes 1 - (1 - a)(1 - b))
+UPRIGHT_AGREE = 0.95
+#: an upright reading that names another rank (or suit) than the one read, at this probability
+#: or more, makes the card that much less sure
+UPRIGHT_VETO = 0.5
+#: only a card read below this confidence is read again upright (half the indices of a frame are
+#: read surer than this, and reading them again changed nothing measured)
+UPRIGHT_BELOW = 0.99
+#: the turns, in degrees from the direction of rank to suit, at which the index is read upright;
+#: the reading kept is the one that looks most like an index (least "other")
+UPRIGHT_TURNS: tuple[float, ...] = (0.0,)
+#: a 6 or 9 is told by the upright reading when it gives one of the two this share of both
+UPRIGHT_SIX_NINE = 0.9
+_UP = {c: i for i, c in enumerate(UPRIGHT_CLASSES)}
+
+
+@dataclass(slots=True)
+class _Found:
+    """A rank paired with a suit, before the upright reading and the 6/9 rule."""
+
+    rank: Glyph
+    suit: Glyph
+    #: the suit is the index's own, printed beside the rank (not a pip of the face)
+    beside: bool
+    rank_prob: float
+    suit_prob: float
+    quad: tuple[tuple[float, float], ...]
+    #: 6 or 9 as the upright reading tells them, or None
+    six_nine: str | None = None
+    #: the upright reading's agreement with the card (0 when it does not agree)
+    upright: float = 0.0
+
+
+def _upright_reading(found: list[_Found], upright: UprightFn) -> None:
+    """Weigh each index read beside its rank against its glyphs read again upright: agreement
+    makes the card surer, another rank or suit named makes it less sure."""
+    indexed = [f for f in found if f.beside and f.rank_prob * f.suit_prob < UPRIGHT_BELOW]
+    if not indexed:
+        return
+    probs = upright([(f.rank, f.suit) for f in indexed])
+    other = _UP["other"]
+    for k, f in enumerate(indexed):
+        up_rank, up_suit = probs[2 * k], probs[2 * k + 1]
+        if f.rank.label == "6":
+            six, nine = float(up_rank[_UP["6"]]), float(up_rank[_UP["9"]])
+            p_rank = six + nine
+            if p_rank > 0 and max(six, nine) >= UPRIGHT_SIX_NINE * p_rank:
+                f.six_nine = "6" if six > nine else "9"
+            same_rank: tuple[int, ...] = (_UP["6"], _UP["9"])
+        else:
+            p_rank = float(up_rank[_UP[f.rank.label]])
+            same_rank = (_UP[f.rank.label],)
+        p_suit = float(up_suit[_UP[f.suit.label]])
+        top_rank, top_suit = int(up_rank.argmax()), int(up_suit.argmax())
+        if top_rank not in same_rank and top_rank != other \
+                and up_rank[top_rank] >= UPRIGHT_VETO:
+            f.rank_prob *= 1.0 - float(up_rank[top_rank])
+        if top_suit != _UP[f.suit.label] and top_suit != other \
+                and up_suit[top_suit] >= UPRIGHT_VETO:
+            f.suit_prob *= 1.0 - float(up_suit[top_suit])
+        if p_rank >= UPRIGHT_AGREE and p_suit >= UPRIGHT_AGREE:
+            f.upright = p_rank * p_suit
+
+
 def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
-             image: Image | None = None) -> FrameResult:
+             image: Image | None = None, upright: UprightFn | None = None) -> FrameResult:
     """Pair ranks with suits into cards; one reading per card, the most confident, made surer by a
     reading from the card's other corner. With the colour ``image``, a rank and a suit printed in
-    different inks are not paired."""
+    different inks are not paired. With ``upright``, the glyphs of an index read beside each
+    other are read again turned upright, and each card's confidence weighs both readings."""
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
-    readings: list[tuple[CardReading, float]] = []
-    unknown = 0
+    found: list[_Found] = []
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
         if INK_CHECK and s is not None and image is not None and not _same_ink(image, r, s):
             s = None
+        beside = s is not None
         suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
         if FACE_PAIRING and r.prob * suit_prob < FACE_CHECK_BELOW:
             on_face = _face_suit(r, suits, ranks, gray, image)
@@ -618,15 +749,22 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
             suit_prob = max(suit_prob, _agreeing_suit_prob(r, s, suits, ranks))
         if s is None or quad is None:
             continue
-        rank = r.label
+        found.append(_Found(r, s, beside, r.prob, suit_prob, quad))
+    if upright is not None:
+        _upright_reading(found, upright)
+    readings: list[tuple[CardReading, float]] = []
+    unknown = 0
+    for f in found:
+        rank = f.rank.label
         if rank == "6":
-            six_nine = _six_or_nine(r, s, gray)
+            six_nine = f.six_nine or _six_or_nine(f.rank, f.suit, gray)
             if six_nine is None:
                 unknown += 1
                 continue
             rank = six_nine
-        readings.append((CardReading(rank + s.label, r.prob * suit_prob, quad, (r.cx, r.cy)),
-                         r.size))
+        conf = 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright)
+        readings.append((CardReading(rank + f.suit.label, conf, f.quad, (f.rank.cx, f.rank.cy)),
+                         f.rank.size))
     best = _corroborated(readings)
     # the threshold applies to a card once both its corners are counted
     sure = {card: c for card, c in best.items() if c.confidence >= min_confidence}

@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hardware.camera.recognize import MODEL_PATH, Recognizer
+from hardware.camera.recognize import MODEL_PATH, UPRIGHT_PATH, Recognizer
 from hardware.training.synth import load_decks, make_scene
 
 FIRST_SEED = 20_000_000
@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
     parser.add_argument("--scenes", type=int, default=150)
     parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument("--upright", type=Path, default=UPRIGHT_PATH,
+                        help="the upright classifier; 'none' to read without it")
     parser.add_argument("--held-out-fonts", action="store_true",
                         help="deal from decks drawn in the fonts kept out of training")
     args = parser.parse_args(argv)
@@ -36,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         from hardware.training.fontdeck import FontDecks
 
         fonts = FontDecks(evaluation=True)
-    recognizer = Recognizer(args.model, min_confidence=0.0)
+    upright = None if str(args.upright) == "none" else args.upright
+    recognizer = Recognizer(args.model, min_confidence=0.0, upright_path=upright)
     runs = []
     for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
         scene = make_scene(decks, random.Random(seed), size=(1280, 720), fonts=fonts,

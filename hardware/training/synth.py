@@ -25,7 +25,9 @@ import numpy.typing as npt
 from hardware.camera.recognize import (
     CLASSES,
     PATCH,
+    UPRIGHT_CLASSES,
     Glyph,
+    _patches,
     candidate_glyphs,
     fine_candidates,
     glyph_patches,
@@ -445,3 +447,69 @@ def scene_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks |
     if not chosen:
         return np.zeros((0, 2, PATCH, PATCH), np.float16), np.zeros((0,), np.int64)
     return glyph_patches(scene, gray, chosen).astype(np.float16), np.array(ys, np.int64)
+
+
+#: how far, in degrees, the direction from an index's rank to its suit may stray from the card's
+#: own: the upright patches of training are turned by up to as much at random
+UPRIGHT_JITTER_DEG = 12.0
+
+
+def upright_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks | None = None,
+                    font_share: float = 0.0, rank_px: tuple[float, float] = TRAIN_RANK_PX,
+                    jitter: float = UPRIGHT_JITTER_DEG
+                    ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+    """Labelled upright patches (``UPRIGHT_CLASSES``) of one scene's index glyphs, each turned
+    so that the card's down points down (give or take ``jitter`` degrees), and of a share of
+    the other candidates turned at random."""
+    rng = random.Random(seed)
+    made = make_scene(decks, rng, size=(1280, 720), fonts=fonts, font_share=font_share,
+                      fans=(2, 8), apart=220.0, rank_px=rank_px)
+    scene = made.image
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    cands = candidate_glyphs(gray)
+    labels = label_candidates(cands, made.glyphs)
+    # the index glyphs in view: centre, size, the glyph's down, its upright label
+    index: list[tuple[float, float, float, float, float, str]] = []
+    for p in made.placed:
+        if not p.face_up:
+            continue
+        for glyph_label, box in p.art.glyphs[:2 * p.art.n_index]:
+            pts = cv2.perspectiveTransform(box[None].astype(np.float64), p.matrix)[0]
+            down = pts[3] - pts[0]
+            n = float(np.hypot(*down)) or 1.0
+            up_label = p.art.card[0] if glyph_label == "6" else glyph_label
+            centre = pts.mean(axis=0)
+            index.append((float(centre[0]), float(centre[1]), float(np.ptp(pts, axis=0).max()),
+                          float(down[0] / n), float(down[1] / n), up_label))
+    other = CLASSES.index("other")
+    chosen: list[Glyph] = []
+    downs: list[tuple[float, float]] = []
+    ys: list[int] = []
+    for g, lab in zip(cands, labels, strict=True):
+        if lab is None:
+            continue
+        cx, cy = g.x + g.w / 2.0, g.y + g.h / 2.0
+        if lab == other:
+            if rng.random() > 0.15:
+                continue
+            turn = rng.uniform(0, 2 * math.pi)
+            chosen.append(g)
+            downs.append((math.sin(turn), math.cos(turn)))
+            ys.append(UPRIGHT_CLASSES.index("other"))
+            continue
+        near = [i for i in index if math.hypot(i[0] - cx, i[1] - cy) < 0.5 * max(i[2], g.size)]
+        if not near:
+            continue  # a pip of the card body: its print is not upright with the card
+        _gx, _gy, _size, dx, dy, up_label = min(near, key=lambda i: math.hypot(i[0] - cx,
+                                                                                 i[1] - cy))
+        if CLASSES[lab] != ("6" if up_label in "69" else up_label):
+            continue
+        turn = math.radians(rng.uniform(-jitter, jitter))
+        c, s_ = math.cos(turn), math.sin(turn)
+        chosen.append(g)
+        downs.append((dx * c - dy * s_, dx * s_ + dy * c))
+        ys.append(UPRIGHT_CLASSES.index(up_label))
+    if not chosen:
+        return np.zeros((0, 2, PATCH, PATCH), np.float16), np.zeros((0,), np.int64)
+    both = cv2.merge([scene, gray])
+    return _patches(both, chosen, downs).astype(np.float16), np.array(ys, np.int64)

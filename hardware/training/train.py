@@ -20,19 +20,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import CLASSES, MODEL_PATH, PATCH
+from hardware.camera.recognize import CLASSES, MODEL_PATH, PATCH, UPRIGHT_CLASSES, UPRIGHT_PATH
+from hardware.training.synth import UPRIGHT_JITTER_DEG
 
 _DECKS: Any = None
 _FONTS: Any = None
 _FONT_SHARE = 0.0
 _FINE = False
 _RANK_PX: tuple[float, float] | None = None
+_UPRIGHT = False
+_JITTER = 0.0
 
 
 def _init(png_root: str, font_share: float, fine: bool = False,
-          rank_px: tuple[float, float] | None = None) -> None:
-    global _DECKS, _FONTS, _FONT_SHARE, _FINE, _RANK_PX
-    _FINE, _RANK_PX = fine, rank_px
+          rank_px: tuple[float, float] | None = None, upright: bool = False,
+          jitter: float = 0.0) -> None:
+    global _DECKS, _FONTS, _FONT_SHARE, _FINE, _RANK_PX, _UPRIGHT, _JITTER
+    _FINE, _RANK_PX, _UPRIGHT, _JITTER = fine, rank_px, upright, jitter
     from hardware.training.synth import load_decks
 
     _DECKS = load_decks(Path(png_root))
@@ -43,24 +47,31 @@ def _init(png_root: str, font_share: float, fine: bool = False,
 
 
 def _one(seed: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
-    from hardware.training.synth import TRAIN_RANK_PX, scene_samples
+    from hardware.training.synth import TRAIN_RANK_PX, scene_samples, upright_samples
 
+    if _UPRIGHT:
+        return upright_samples(_DECKS, seed, _FONTS, _FONT_SHARE, _RANK_PX or TRAIN_RANK_PX,
+                               _JITTER)
     return scene_samples(_DECKS, seed, _FONTS, _FONT_SHARE, _FINE, _RANK_PX or TRAIN_RANK_PX)
 
 
 def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers: int,
              chunk: int = 100, font_share: float = 0.0, fine: bool = False,
-             rank_px: tuple[float, float] | None = None
-             ) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
+             rank_px: tuple[float, float] | None = None, upright: bool = False,
+             jitter: float = 0.0) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.int64]]:
     """Patches of ``scenes`` scenes from ``first_seed`` on, cached in chunks under ``cache``
     (an interrupted run, or a bigger one, reuses what is there); ``font_share`` of the scenes
     are dealt from decks drawn in the installed fonts; with ``fine``, the candidates of the
     finer second look around the index glyphs instead; ``rank_px`` the scenes' rank heights
-    (``synth.TRAIN_RANK_PX`` by default; a cache holds one choice only)."""
+    (``synth.TRAIN_RANK_PX`` by default; a cache holds one choice only); with ``upright``, the
+    upright patches of the index glyphs for the upright classifier instead, turned from the
+    card's own direction by up to ``jitter`` degrees."""
     if font_share > 0:
         cache = cache.with_name(f"{cache.name}-fonts{font_share:g}")
     if fine:
         cache = cache.with_name(f"{cache.name}-fine")
+    if upright:
+        cache = cache.with_name(f"{cache.name}-upright{jitter:g}")
     cache.mkdir(parents=True, exist_ok=True)
     xs, ys = [], []
     pool = None
@@ -70,7 +81,8 @@ def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers:
             if not path.exists():
                 if pool is None:
                     pool = Pool(workers, initializer=_init,
-                                initargs=(str(png_root), font_share, fine, rank_px))
+                                initargs=(str(png_root), font_share, fine, rank_px, upright,
+                                          jitter))
                 parts = pool.map(_one, range(start, start + chunk), chunksize=4)
                 np.savez(path, x=np.concatenate([p[0] for p in parts]),
                          y=np.concatenate([p[1] for p in parts]))
@@ -89,7 +101,7 @@ def generate(png_root: Path, cache: Path, first_seed: int, scenes: int, workers:
 WIDTHS = (16, 32, 64)
 
 
-def build_model(widths: tuple[int, int, int] = WIDTHS) -> Any:
+def build_model(widths: tuple[int, int, int] = WIDTHS, classes: int = len(CLASSES)) -> Any:
     """A small CNN (about 5 MFLOP a patch with the default widths): a frame's hundred-odd
     candidates must take a few milliseconds on a small CPU."""
     import torch.nn as nn
@@ -102,7 +114,7 @@ def build_model(widths: tuple[int, int, int] = WIDTHS) -> Any:
     return nn.Sequential(
         *block(2, w1), *block(w1, w2), *block(w2, w3),
         nn.Flatten(), nn.Dropout(0.2), nn.Linear(w3 * (PATCH // 8) ** 2, 96), nn.ReLU(),
-        nn.Linear(96, len(CLASSES)),
+        nn.Linear(96, classes),
     )
 
 
@@ -127,13 +139,15 @@ def degrade(xb: Any) -> Any:
     return xb
 
 
-def augment(xb: Any, degraded: float = 0.0) -> Any:
-    """Random quarter turns (the scenes give all other angles), contrast and brightness, and for
-    a ``degraded`` share of the batch a poorer picture (:func:`degrade`)."""
+def augment(xb: Any, degraded: float = 0.0, turns: bool = True) -> Any:
+    """Random quarter turns (the scenes give all other angles; not for upright patches),
+    contrast and brightness, and for a ``degraded`` share of the batch a poorer picture
+    (:func:`degrade`)."""
     import torch
 
-    k = int(torch.randint(0, 4, (1,)))
-    xb = torch.rot90(xb, k, dims=(2, 3))
+    if turns:
+        k = int(torch.randint(0, 4, (1,)))
+        xb = torch.rot90(xb, k, dims=(2, 3))
     if degraded > 0:
         pick = torch.rand(xb.shape[0]) < degraded
         if bool(pick.any()):
@@ -167,7 +181,7 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
           yv: npt.NDArray[np.int64], epochs: int, out: Path, label_smoothing: float = 0.0,
           weight_power: float = 0.0, degraded: float = 0.0,
           soft: npt.NDArray[np.float32] | None = None, distill: float = 0.0,
-          widths: tuple[int, int, int] = WIDTHS) -> None:
+          widths: tuple[int, int, int] = WIDTHS, classes: tuple[str, ...] = CLASSES) -> None:
     """Plain cross-entropy by default: label smoothing and class weights put a floor under the
     rare classes' probabilities, which caps how sure the classifier can be of the right one.
     With ``soft`` (teachers' probabilities for each patch), a ``distill`` share of the loss is
@@ -177,9 +191,10 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
 
     torch.set_num_threads(2)
     torch.manual_seed(0)
-    model = build_model(widths)
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** weight_power,
+    model = build_model(widths, len(classes))
+    upright = classes == UPRIGHT_CLASSES
+    counts = np.bincount(y, minlength=len(classes)).astype(np.float64)
+    weights = torch.tensor((counts.sum() / np.maximum(counts, 1) / len(classes)) ** weight_power,
                            dtype=torch.float32)
     loss_fn = nn.CrossEntropyLoss(weight=weights, label_smoothing=label_smoothing)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
@@ -194,7 +209,7 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
         t0, total = time.time(), 0.0
         for i in range(0, len(xt), 256):
             idx = perm[i:i + 256]
-            xb = augment(xt[idx].clone(), degraded)
+            xb = augment(xt[idx].clone(), degraded, turns=not upright)
             logits = model(xb)
             loss = loss_fn(logits, yt[idx])
             if st is not None and distill > 0:
@@ -249,28 +264,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--widths", type=int, nargs=3, default=list(WIDTHS),
                         metavar=("C1", "C2", "C3"),
                         help="channels of the three convolution blocks")
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--upright", action="store_true",
+                        help="train the upright classifier (index glyphs turned upright, a 6 and "
+                             "a 9 apart) instead of the glyph classifier")
+    parser.add_argument("--jitter", type=float, default=UPRIGHT_JITTER_DEG,
+                        help="with --upright: the patches are turned from the card's own "
+                             "direction by up to this many degrees (the direction from rank to "
+                             "suit strays from it)")
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     t0 = time.time()
     rank_px = tuple(args.rank_px) if args.rank_px else None
+    classes = UPRIGHT_CLASSES if args.upright else CLASSES
+    out = args.out or (UPRIGHT_PATH if args.upright else MODEL_PATH)
     x, y = generate(args.png, args.cache, 0, args.scenes, args.workers,
-                    font_share=args.font_share, rank_px=rank_px)
+                    font_share=args.font_share, rank_px=rank_px, upright=args.upright,
+                    jitter=args.jitter)
     if args.fine_scenes:
         xf, yf = generate(args.png, args.cache, 0, args.fine_scenes, args.workers,
                           font_share=args.font_share, fine=True, rank_px=rank_px)
         print(f"{len(xf)} patches of the finer second look from {args.fine_scenes} scenes")
         x, y = np.concatenate([x, xf]), np.concatenate([y, yf])
     xv, yv = generate(args.png, args.cache, 10_000_000, args.val_scenes, args.workers,
-                      chunk=args.val_scenes, font_share=args.font_share, rank_px=rank_px)
+                      chunk=args.val_scenes, font_share=args.font_share, rank_px=rank_px,
+                      upright=args.upright, jitter=args.jitter)
     print(f"{len(x)} training patches from {args.scenes} scenes ({time.time() - t0:.0f} s)")
-    other = CLASSES.index("other")
+    other = classes.index("other")
     keep = np.flatnonzero(y != other)
     others = np.flatnonzero(y == other)
     if len(others) > args.max_other:
         others = np.random.default_rng(0).choice(others, args.max_other, replace=False)
     sel = np.sort(np.concatenate([keep, others]))
     x, y = x[sel], y[sel]
-    print("per class:", dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(),
+    print("per class:", dict(zip(classes, np.bincount(y, minlength=len(classes)).tolist(),
                                  strict=True)))
     soft = None
     if args.teachers:
@@ -279,9 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         agree = float((soft.argmax(axis=1) == y).mean())
         print(f"teachers read {len(x)} patches in {time.time() - t1:.0f} s; "
               f"their joint reading agrees with the label on {agree:.4f}", flush=True)
-    train(x, y, xv, yv, args.epochs, args.out, args.label_smoothing, args.weight_power,
+    train(x, y, xv, yv, args.epochs, out, args.label_smoothing, args.weight_power,
           args.degraded, soft, args.distill if args.teachers else 0.0,
-          (args.widths[0], args.widths[1], args.widths[2]))
+          (args.widths[0], args.widths[1], args.widths[2]), classes)
     return 0
 
 
