@@ -13,8 +13,8 @@ The pipeline is classical location plus a small learned classifier:
    a class, told apart later), the glyph ``1`` of a ten, the four suits and ``other``. The
    classifier is trained on patches cut at every rotation, so the card may lie at any angle; a
    candidate that looks like a rank with a suit in reach, and the nearest such suit, are read
-   again turned by a quarter, a half and three quarters, and its class probabilities are the
-   geometric mean of the four readings (a glyph must look the same at every turn to score high).
+   again turned by a half turn, and its class probabilities are the geometric mean of the two
+   readings (a glyph must look the same both ways up to score high).
 3. *Assembly*: every confident rank is paired with the nearest confident suit of a matching size,
    unless another rank lies nearer that suit (then the suit is that rank's, not this one's);
    the pair gives the card, its confidence (the product of both) and the direction of the index,
@@ -67,8 +67,11 @@ SUIT_CLASSES = frozenset("cdhs")
 _RANK_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in RANK_CLASSES])
 _SUIT_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in SUIT_CLASSES])
 PATCH = 32
-#: the first reading's probability from which a rank or suit candidate is read at four turns
+#: the first reading's probability from which a rank or suit candidate is read again turned
 RECHECK_PROB = 0.3
+#: the quarter turns at which it is read again (three, 1 2 3, read no more with the upright
+#: second reading, for three times the patches: docs/camera.md)
+RECHECK_TURNS: tuple[int, ...] = (2,)
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -274,6 +277,15 @@ def glyph_hole(gray: Image, g: Glyph) -> tuple[float, float] | None:
     return (x0 + hole[0] / scale, y0 + hole[1] / scale)
 
 
+def _read_net(path: Path) -> Any:
+    """An ONNX classifier for ``cv2.dnn``, on OpenCV's classic engine where the engine can be
+    chosen (OpenCV 4.10 and later; it runs these small networks faster than the new one)."""
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if classic is not None:
+        return cv2.dnn.readNetFromONNX(str(path), engine=classic)
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
 class Recognizer:
     """Reads the face-up cards of a frame. Thread-compatible: one instance per thread."""
 
@@ -283,44 +295,25 @@ class Recognizer:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"card model not found: {path}")
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = _read_net(path)
         self.min_confidence = min_confidence
         #: the upright classifier (None: every glyph is read at any angle only)
         self.upright_net: Any = None
         if upright_path is not None:
             if not Path(upright_path).is_file():
                 raise FileNotFoundError(f"upright card model not found: {upright_path}")
-            self.upright_net = cv2.dnn.readNetFromONNX(str(upright_path))
+            self.upright_net = _read_net(Path(upright_path))
 
-    def read_upright(self, both: Image, pairs: list[tuple[Glyph, Glyph]]
+    def read_upright(self, both: Image, glyphs: list[Glyph], downs: list[tuple[float, float]]
                      ) -> npt.NDArray[np.float32]:
-        """The upright classifier's probabilities for each pair's rank and suit, each glyph
-        turned so that the direction from rank to suit points down; ``both`` is the colour
-        picture with its grey channel merged, as :meth:`classify` cuts it."""
-        glyphs: list[Glyph] = []
-        downs: list[tuple[float, float]] = []
-        for turn in UPRIGHT_TURNS:
-            c, s_ = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-            for r, s in pairs:
-                dx, dy = s.cx - r.cx, s.cy - r.cy
-                n = math.hypot(dx, dy) or 1.0
-                dx, dy = dx / n, dy / n
-                glyphs += [r, s]
-                downs += [(dx * c - dy * s_, dx * s_ + dy * c)] * 2
+        """The upright classifier's probabilities for each glyph, turned so that its ``down`` (a
+        unit vector in the frame) points down; ``both`` is the colour picture with its grey
+        channel merged, as :meth:`classify` cuts it."""
         self.upright_net.setInput(np.ascontiguousarray(_patches(both, glyphs, downs)))
         logits = self.upright_net.forward().astype(np.float32)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs: npt.NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
-        if len(UPRIGHT_TURNS) == 1:
-            return probs
-        # per pair, the turn at which rank and suit look most like glyphs
-        other = _UP["other"]
-        by_turn = probs.reshape(len(UPRIGHT_TURNS), len(pairs), 2, -1)
-        glyphness = (1.0 - by_turn[:, :, 0, other]) * (1.0 - by_turn[:, :, 1, other])
-        best = glyphness.argmax(axis=0)
-        chosen: npt.NDArray[np.float32] = by_turn[best, np.arange(len(pairs))].reshape(
-            2 * len(pairs), -1)
-        return chosen
+        return probs
 
     def _probabilities(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         probs_all: list[npt.NDArray[np.float32]] = []
@@ -331,10 +324,14 @@ class Recognizer:
             probs_all.append(e / e.sum(axis=1, keepdims=True))
         return np.concatenate(probs_all)
 
-    def classify(self, image: Image, gray: Image, glyphs: list[Glyph]) -> list[Glyph]:
+    def classify(self, image: Image, gray: Image, glyphs: list[Glyph],
+                 both: Image | None = None) -> list[Glyph]:
+        """Each glyph with its label and probability; ``both`` is the colour picture with its
+        grey channel merged (made here when not given)."""
         if not glyphs:
             return []
-        both = cv2.merge([image, gray])
+        if both is None:
+            both = cv2.merge([image, gray])
         batch = _patches(both, glyphs)
         probs = self._probabilities(batch)
         if FINE_CANDIDATES:
@@ -346,14 +343,15 @@ class Recognizer:
                 batch = np.concatenate([batch, more])
                 probs = np.concatenate([probs, self._probabilities(more)])
                 glyphs = glyphs + extra
-        # read the likely ranks and suits again at three more turns; keep the geometric mean
+        # read the likely ranks and suits again turned; keep the geometric mean
         top = probs.argmax(axis=1)
         recheck = _pairable(glyphs, top, probs.max(axis=1))
-        if len(recheck):
+        if len(recheck) and RECHECK_TURNS:
             turned = np.concatenate([np.rot90(batch[recheck], turns, axes=(2, 3))
-                                     for turns in (1, 2, 3)])
+                                     for turns in RECHECK_TURNS])
             readings = np.concatenate([probs[recheck], self._probabilities(turned)])
-            log = np.log(np.maximum(readings, 1e-9)).reshape(4, len(recheck), -1)
+            log = np.log(np.maximum(readings, 1e-9)).reshape(len(RECHECK_TURNS) + 1,
+                                                             len(recheck), -1)
             mean = np.exp(log.mean(axis=0))
             probs[recheck] = mean / mean.sum(axis=1, keepdims=True)
         out = []
@@ -367,13 +365,14 @@ class Recognizer:
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        glyphs = self.classify(image, gray, candidate_glyphs(gray))
+        both = cv2.merge([image, gray])
+        glyphs = self.classify(image, gray, candidate_glyphs(gray), both)
         upright: UprightFn | None = None
         if self.upright_net is not None:
-            both = cv2.merge([image, gray])
 
-            def upright(pairs: list[tuple[Glyph, Glyph]]) -> npt.NDArray[np.float32]:
-                return self.read_upright(both, pairs)
+            def upright(glyphs: list[Glyph], downs: list[tuple[float, float]]
+                        ) -> npt.NDArray[np.float32]:
+                return self.read_upright(both, glyphs, downs)
         return assemble(glyphs, gray, self.min_confidence, image, upright)
 
 
@@ -536,9 +535,9 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
 
 
 def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
-               image: Image | None = None) -> tuple[Glyph, float, _Face] | None:
+               inks: _Inks | None = None) -> tuple[Glyph, float, _Face] | None:
     """The suit of the pips on the rank's own card face, when they all agree (and, with the
-    colour ``image``, are printed in the rank's ink): the nearest of them, the most confident
+    glyphs' ``inks``, are printed in the rank's ink): the nearest of them, the most confident
     reading among them, and the face."""
     face = _face_of(rank, gray)
     if face is None:
@@ -552,7 +551,7 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
               and face.holds(s)]
     if not inside or len({s.label for s in inside}) != 1:
         return None
-    if INK_CHECK and image is not None and not all(_same_ink(image, rank, s) for s in inside):
+    if INK_CHECK and inks is not None and not all(inks.same(rank, s) for s in inside):
         return None
     nearest = min(inside, key=lambda s: math.hypot(s.cx - rank.cx, s.cy - rank.cy))
     return nearest, max(s.prob for s in inside), face
@@ -604,11 +603,24 @@ def _ink(image: Image, g: Glyph) -> npt.NDArray[np.float32] | None:
     return None if n < 1e-3 else v / n
 
 
-def _same_ink(image: Image, rank: Glyph, suit: Glyph) -> bool:
-    """Whether a rank and a suit are printed in the same ink, as the two halves of one index are
-    (a black rank beside a red heart is a rank beside the next card's pip)."""
-    a, b = _ink(image, rank), _ink(image, suit)
-    return a is None or b is None or float(a @ b) >= INK_AGREE
+class _Inks:
+    """The inks of a frame's glyphs, each measured once (a glyph is compared with several)."""
+
+    def __init__(self, image: Image) -> None:
+        self.image = image
+        self.known: dict[int, npt.NDArray[np.float32] | None] = {}
+
+    def of(self, g: Glyph) -> npt.NDArray[np.float32] | None:
+        key = id(g)
+        if key not in self.known:
+            self.known[key] = _ink(self.image, g)
+        return self.known[key]
+
+    def same(self, rank: Glyph, suit: Glyph) -> bool:
+        """Whether a rank and a suit are printed in the same ink, as the two halves of one index
+        are (a black rank beside a red heart is a rank beside the next card's pip)."""
+        a, b = self.of(rank), self.of(suit)
+        return a is None or b is None or float(a @ b) >= INK_AGREE
 
 
 def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
@@ -654,9 +666,9 @@ CORROBORATE_APART = 3.0
 CORROBORATE_WITHIN = 18.0
 
 
-#: reads the rank and suit glyphs of each index again turned upright: the upright classifier's
-#: probabilities (``UPRIGHT_CLASSES``), the rank's and the suit's of each pair in turn
-UprightFn = Callable[[list[tuple[Glyph, Glyph]]], npt.NDArray[np.float32]]
+#: reads glyphs again turned upright: the upright classifier's probabilities
+#: (``UPRIGHT_CLASSES``) for each glyph, turned so that its down (a unit vector) points down
+UprightFn = Callable[[list[Glyph], list[tuple[float, float]]], npt.NDArray[np.float32]]
 #: an upright reading that names the read rank and suit, each at this probability or more,
 #: counts as a second reading of the card (the card's confidence becomes 1 - (1 - a)(1 - b))
 UPRIGHT_AGREE = 0.95
@@ -666,9 +678,6 @@ UPRIGHT_VETO = 0.5
 #: only a card read below this confidence is read again upright (half the indices of a frame are
 #: read surer than this, and reading them again changed nothing measured)
 UPRIGHT_BELOW = 0.99
-#: the turns, in degrees from the direction of rank to suit, at which the index is read upright;
-#: the reading kept is the one that looks most like an index (least "other")
-UPRIGHT_TURNS: tuple[float, ...] = (0.0,)
 #: a 6 or 9 is told by the upright reading when it gives one of the two this share of both
 UPRIGHT_SIX_NINE = 0.9
 _UP = {c: i for i, c in enumerate(UPRIGHT_CLASSES)}
@@ -691,13 +700,21 @@ class _Found:
     upright: float = 0.0
 
 
+def _unit(dx: float, dy: float) -> tuple[float, float]:
+    n = math.hypot(dx, dy) or 1.0
+    return dx / n, dy / n
+
+
 def _upright_reading(found: list[_Found], upright: UprightFn) -> None:
-    """Weigh each index read beside its rank against its glyphs read again upright: agreement
-    makes the card surer, another rank or suit named makes it less sure."""
+    """Weigh each index read beside its rank against its glyphs read again upright, turned so
+    that the line from rank to suit points down: agreement makes the card surer, another rank or
+    suit named makes it less sure."""
     indexed = [f for f in found if f.beside and f.rank_prob * f.suit_prob < UPRIGHT_BELOW]
     if not indexed:
         return
-    probs = upright([(f.rank, f.suit) for f in indexed])
+    downs = [_unit(f.suit.cx - f.rank.cx, f.suit.cy - f.rank.cy) for f in indexed]
+    probs = upright([g for f in indexed for g in (f.rank, f.suit)],
+                    [d for d in downs for _ in range(2)])
     other = _UP["other"]
     for k, f in enumerate(indexed):
         up_rank, up_suit = probs[2 * k], probs[2 * k + 1]
@@ -731,14 +748,15 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
     found: list[_Found] = []
+    inks = None if image is None else _Inks(image)
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
-        if INK_CHECK and s is not None and image is not None and not _same_ink(image, r, s):
+        if INK_CHECK and s is not None and inks is not None and not inks.same(r, s):
             s = None
         beside = s is not None
         suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
         if FACE_PAIRING and r.prob * suit_prob < FACE_CHECK_BELOW:
-            on_face = _face_suit(r, suits, ranks, gray, image)
+            on_face = _face_suit(r, suits, ranks, gray, inks)
             if on_face is not None and s is None:
                 s, suit_prob, quad = on_face[0], on_face[1], on_face[2].quad(r)
             elif on_face is not None and s is not None and on_face[0].label == s.label:
