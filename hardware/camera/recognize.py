@@ -422,8 +422,15 @@ def _lonely(glyphs: list[Glyph], top: npt.NDArray[np.intp],
     return alone[prob[alone] >= LONELY_PROB]
 
 
+#: a rank nearer to a suit than the rank being paired takes that suit from it only when it is at
+#: least this share as sure (a glyph of a picture or a piece of print read as a rank at 0.5 kept
+#: a king read at 1.0 from its own suit)
+BLOCK_SHARE = 0.8
+
+
 def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph | None:
-    """The nearest suit that fits the rank, unless another rank lies nearer to it."""
+    """The nearest suit that fits the rank, unless another rank, about as sure, lies nearer to
+    it."""
     best: tuple[float, Glyph] | None = None
     for s in suits:
         if s.dark != rank.dark:
@@ -441,6 +448,7 @@ def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph 
     d, s = best
     for other in ranks:
         if other is not rank and other.dark == rank.dark \
+                and other.prob >= BLOCK_SHARE * rank.prob \
                 and math.hypot(s.cx - other.cx, s.cy - other.cy) < d:
             return None
     return s
