@@ -747,6 +747,72 @@ def _upright_reading(found: list[_Found], upright: UprightFn) -> None:
             f.upright = p_rank * p_suit
 
 
+#: a rank or suit read with no partner (an index half read) is looked at again with each glyph
+#: beside it that the first reading did not name, both turned upright (off only to measure)
+HALF_READ = True
+#: the upright reading must name the other half at this probability or more, and the half read
+#: again as it was read
+HALF_AGREE = 0.98
+
+
+def _fits(rank: Glyph, suit: Glyph) -> bool:
+    """Whether a suit lies where the suit of the rank's index can (the size and distance rule of
+    ``_nearest_suit``)."""
+    if rank.dark != suit.dark or not 0.35 <= suit.size / rank.size <= 1.6:
+        return False
+    d = math.hypot(suit.cx - rank.cx, suit.cy - rank.cy)
+    return 0.3 * rank.size <= d <= 2.2 * rank.size
+
+
+def _half_read(glyphs: list[Glyph], ranks: list[Glyph], suits: list[Glyph], found: list[_Found],
+               upright: UprightFn, inks: _Inks | None, frame: tuple[int, ...]) -> list[_Found]:
+    """Indices of which the first reading named one half only: a rank (or suit) with no partner,
+    paired with a glyph beside it that it named neither rank nor suit (a rank whose strokes run
+    into the card's edge, a suit a few pixels wide), when the upright classifier, reading both
+    turned so that the rank lies above the suit, names the half read as it was read and the
+    other at ``HALF_AGREE`` or more. The card's confidence is the upright reading's. A glyph cut
+    by the edge of the ``frame`` (its shape) is no half of an index here."""
+    used = {id(f.rank) for f in found} | {id(f.suit) for f in found}
+    height, width = frame[0], frame[1]
+    plain = [g for g in glyphs if (g.prob < RECHECK_PROB
+             or (g.label not in RANK_CLASSES and g.label not in SUIT_CLASSES))
+             and g.x > 0 and g.y > 0 and g.x + g.w < width and g.y + g.h < height]
+    pairs: list[tuple[Glyph, Glyph, bool]] = []
+    for r in ranks:
+        if r.prob >= LONELY_PROB and id(r) not in used:
+            pairs.extend((r, c, True) for c in plain if c is not r and _fits(r, c))
+    for s in suits:
+        if s.prob >= LONELY_PROB and id(s) not in used \
+                and not any(_fits(r, s) for r in ranks):
+            pairs.extend((c, s, False) for c in plain if c is not s and _fits(c, s))
+    if inks is not None and INK_CHECK:
+        pairs = [p for p in pairs if inks.same(p[0], p[1])]
+    if not pairs:
+        return []
+    downs = [_unit(s.cx - r.cx, s.cy - r.cy) for r, s, _known in pairs]
+    probs = upright([g for r, s, _known in pairs for g in (r, s)],
+                    [d for d in downs for _ in range(2)])
+    best: dict[int, _Found] = {}
+    for k, (r, s, rank_known) in enumerate(pairs):
+        up_rank, up_suit = probs[2 * k], probs[2 * k + 1]
+        rank, suit = UPRIGHT_CLASSES[int(up_rank.argmax())], UPRIGHT_CLASSES[int(up_suit.argmax())]
+        p_rank, p_suit = float(up_rank.max()), float(up_suit.max())
+        if (rank not in RANK_CLASSES and rank != "9") or suit not in SUIT_CLASSES \
+                or p_rank < HALF_AGREE or p_suit < HALF_AGREE:
+            continue
+        label = "6" if rank in "69" else rank
+        if (rank_known and label != r.label) or (not rank_known and suit != s.label):
+            continue
+        key = id(r) if rank_known else id(s)
+        if key in best and best[key].rank_prob * best[key].suit_prob >= p_rank * p_suit:
+            continue
+        g = Glyph(r.x, r.y, r.w, r.h, r.cx, r.cy, r.dark, label, p_rank, r.hole)
+        t = Glyph(s.x, s.y, s.w, s.h, s.cx, s.cy, s.dark, suit, p_suit, s.hole)
+        best[key] = _Found(g, t, True, p_rank, p_suit, _card_quad(g, t),
+                           six_nine=rank if label == "6" else None)
+    return list(best.values())
+
+
 def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
              image: Image | None = None, upright: UprightFn | None = None) -> FrameResult:
     """Pair ranks with suits into cards; one reading per card, the most confident, made surer by a
@@ -778,6 +844,8 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
         found.append(_Found(r, s, beside, r.prob, suit_prob, quad))
     if upright is not None:
         _upright_reading(found, upright)
+        if HALF_READ:
+            found.extend(_half_read(glyphs, ranks, suits, found, upright, inks, gray.shape))
     readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for f in found:
