@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -713,19 +713,46 @@ def _unit(dx: float, dy: float) -> tuple[float, float]:
     return dx / n, dy / n
 
 
-def _upright_reading(found: list[_Found], upright: UprightFn) -> None:
+#: an upright reading that names another card than the one read, its rank and its suit each at
+#: this probability or more, is a reading of that card (with the product as its confidence)
+UPRIGHT_NAMES = 0.999
+
+
+def _upright_card(rank: Glyph, suit: Glyph, up_rank: npt.NDArray[np.float32],
+                  up_suit: npt.NDArray[np.float32], least: float) -> _Found | None:
+    """The card that the upright reading of an index's two glyphs names, a rank (a 6 and a 9
+    apart) and a suit each at ``least`` or more; None when it names none so surely."""
+    rank_name = UPRIGHT_CLASSES[int(up_rank.argmax())]
+    suit_name = UPRIGHT_CLASSES[int(up_suit.argmax())]
+    p_rank, p_suit = float(up_rank.max()), float(up_suit.max())
+    if (rank_name not in RANK_CLASSES and rank_name != "9") or suit_name not in SUIT_CLASSES \
+            or p_rank < least or p_suit < least:
+        return None
+    label = "6" if rank_name in "69" else rank_name
+    r = replace(rank, label=label, prob=p_rank)
+    s = replace(suit, label=suit_name, prob=p_suit)
+    return _Found(r, s, True, p_rank, p_suit, _card_quad(r, s),
+                  six_nine=rank_name if label == "6" else None)
+
+
+def _upright_reading(found: list[_Found], upright: UprightFn) -> list[_Found]:
     """Weigh each index read beside its rank against its glyphs read again upright, turned so
     that the line from rank to suit points down: agreement makes the card surer, another rank or
-    suit named makes it less sure."""
+    suit named makes it less sure. Returns the readings of the other cards it names surely
+    (``UPRIGHT_NAMES``)."""
     indexed = [f for f in found if f.beside and f.rank_prob * f.suit_prob < UPRIGHT_BELOW]
     if not indexed:
-        return
+        return []
     downs = [_unit(f.suit.cx - f.rank.cx, f.suit.cy - f.rank.cy) for f in indexed]
     probs = upright([g for f in indexed for g in (f.rank, f.suit)],
                     [d for d in downs for _ in range(2)])
     other = _UP["other"]
+    named: list[_Found] = []
     for k, f in enumerate(indexed):
         up_rank, up_suit = probs[2 * k], probs[2 * k + 1]
+        card = _upright_card(f.rank, f.suit, up_rank, up_suit, UPRIGHT_NAMES)
+        if card is not None and (card.rank.label, card.suit.label) != (f.rank.label, f.suit.label):
+            named.append(card)
         if f.rank.label == "6":
             six, nine = float(up_rank[_UP["6"]]), float(up_rank[_UP["9"]])
             p_rank = six + nine
@@ -745,6 +772,7 @@ def _upright_reading(found: list[_Found], upright: UprightFn) -> None:
             f.suit_prob *= 1.0 - float(up_suit[top_suit])
         if p_rank >= UPRIGHT_AGREE and p_suit >= UPRIGHT_AGREE:
             f.upright = p_rank * p_suit
+    return named
 
 
 #: a rank or suit read with no partner (an index half read) is looked at again with each glyph
@@ -794,22 +822,14 @@ def _half_read(glyphs: list[Glyph], ranks: list[Glyph], suits: list[Glyph], foun
                     [d for d in downs for _ in range(2)])
     best: dict[int, _Found] = {}
     for k, (r, s, rank_known) in enumerate(pairs):
-        up_rank, up_suit = probs[2 * k], probs[2 * k + 1]
-        rank, suit = UPRIGHT_CLASSES[int(up_rank.argmax())], UPRIGHT_CLASSES[int(up_suit.argmax())]
-        p_rank, p_suit = float(up_rank.max()), float(up_suit.max())
-        if (rank not in RANK_CLASSES and rank != "9") or suit not in SUIT_CLASSES \
-                or p_rank < HALF_AGREE or p_suit < HALF_AGREE:
-            continue
-        label = "6" if rank in "69" else rank
-        if (rank_known and label != r.label) or (not rank_known and suit != s.label):
+        card = _upright_card(r, s, probs[2 * k], probs[2 * k + 1], HALF_AGREE)
+        if card is None or (rank_known and card.rank.label != r.label) \
+                or (not rank_known and card.suit.label != s.label):
             continue
         key = id(r) if rank_known else id(s)
-        if key in best and best[key].rank_prob * best[key].suit_prob >= p_rank * p_suit:
-            continue
-        g = Glyph(r.x, r.y, r.w, r.h, r.cx, r.cy, r.dark, label, p_rank, r.hole)
-        t = Glyph(s.x, s.y, s.w, s.h, s.cx, s.cy, s.dark, suit, p_suit, s.hole)
-        best[key] = _Found(g, t, True, p_rank, p_suit, _card_quad(g, t),
-                           six_nine=rank if label == "6" else None)
+        if key not in best or best[key].rank_prob * best[key].suit_prob \
+                < card.rank_prob * card.suit_prob:
+            best[key] = card
     return list(best.values())
 
 
@@ -843,7 +863,7 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
             continue
         found.append(_Found(r, s, beside, r.prob, suit_prob, quad))
     if upright is not None:
-        _upright_reading(found, upright)
+        found.extend(_upright_reading(found, upright))
         if HALF_READ:
             found.extend(_half_read(glyphs, ranks, suits, found, upright, inks, gray.shape))
     readings: list[tuple[CardReading, float]] = []
