@@ -807,26 +807,31 @@ def _half_read(glyphs: list[Glyph], ranks: list[Glyph], suits: list[Glyph], foun
     into the card's edge, a suit a few pixels wide), when the upright classifier, reading both
     turned so that the rank lies above the suit, names the half read as it was read and the
     other at ``HALF_AGREE`` or more. The card's confidence is the upright reading's. A glyph cut
-    by the edge of the ``frame`` (its shape) is no half of an index here."""
+    by the edge of the ``frame`` (its shape) is no half of an index here.
+
+    A suit with no rank may also have a likely rank beside it that was paired with another suit
+    (nearer to it, or the pip of its face): that rank is read with it upright too, and the
+    upright reading chooses. A 6 or 9 is left out of this: read toward another suit than its
+    own it reads turned, a 9 as a 6."""
     used = {id(f.rank) for f in found} | {id(f.suit) for f in found}
     height, width = frame[0], frame[1]
+
+    def whole(g: Glyph) -> bool:
+        return g.x > 0 and g.y > 0 and g.x + g.w < width and g.y + g.h < height
+
     plain = [g for g in glyphs if (g.prob < RECHECK_PROB
              or (g.label not in RANK_CLASSES and g.label not in SUIT_CLASSES))
-             and not (g.label == "other" and g.prob >= HALF_OTHER)
-             and g.x > 0 and g.y > 0 and g.x + g.w < width and g.y + g.h < height]
+             and not (g.label == "other" and g.prob >= HALF_OTHER) and whole(g)]
     lonely_ranks = [r for r in ranks if r.prob >= LONELY_PROB and id(r) not in used]
     lonely_suits = [s for s in suits if s.prob >= LONELY_PROB and id(s) not in used]
-    if lonely_suits and ranks:
-        # a suit that a likely rank has in reach is not lonely
-        reached = np.flatnonzero(_fitting(ranks, lonely_suits).any(axis=0))
-        lonely_suits = [s for i, s in enumerate(lonely_suits) if i not in reached]
+    above = plain + [r for r in ranks if r.label != "6" and whole(r)]
     pairs: list[tuple[Glyph, Glyph, bool]] = []
     if lonely_ranks and plain:
         for r, row in zip(lonely_ranks, _fitting(lonely_ranks, plain), strict=True):
             pairs.extend((r, plain[i], True) for i in np.flatnonzero(row))
-    if lonely_suits and plain:
-        for s, column in zip(lonely_suits, _fitting(plain, lonely_suits).T, strict=True):
-            pairs.extend((plain[i], s, False) for i in np.flatnonzero(column))
+    if lonely_suits and above:
+        for s, column in zip(lonely_suits, _fitting(above, lonely_suits).T, strict=True):
+            pairs.extend((above[i], s, False) for i in np.flatnonzero(column))
     if not pairs:
         return []
     downs = [_unit(s.cx - r.cx, s.cy - r.cy) for r, s, _known in pairs]
