@@ -824,7 +824,10 @@ def _half_read(glyphs: list[Glyph], ranks: list[Glyph], suits: list[Glyph], foun
              and not (g.label == "other" and g.prob >= HALF_OTHER) and whole(g)]
     lonely_ranks = [r for r in ranks if r.prob >= LONELY_PROB and id(r) not in used]
     lonely_suits = [s for s in suits if s.prob >= LONELY_PROB and id(s) not in used]
-    above = plain + [r for r in ranks if r.label != "6" and whole(r)]
+    # a rank whose card is read surely already keeps its suit
+    settled = {id(f.rank) for f in found
+               if 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright) >= UPRIGHT_BELOW}
+    above = plain + [r for r in ranks if r.label != "6" and id(r) not in settled and whole(r)]
     pairs: list[tuple[Glyph, Glyph, bool]] = []
     if lonely_ranks and plain:
         for r, row in zip(lonely_ranks, _fitting(lonely_ranks, plain), strict=True):
