@@ -631,12 +631,13 @@ class _Inks:
         return a is None or b is None or float(a @ b) >= INK_AGREE
 
 
-def _card_quad(rank: Glyph, suit: Glyph) -> tuple[tuple[float, float], ...]:
+def _card_quad(rank: Glyph, suit: Glyph, down: tuple[float, float] | None = None
+               ) -> tuple[tuple[float, float], ...]:
     """Estimate a card's corners (top-left, top-right, bottom-right, bottom-left of the card as
-    printed) from its index: down is rank -> suit, the glyph height is about a tenth of the card."""
-    dx, dy = suit.cx - rank.cx, suit.cy - rank.cy
-    n = math.hypot(dx, dy) or 1.0
-    down = (dx / n, dy / n)
+    printed) from its index: down is rank -> suit unless given (a unit vector), the glyph height
+    is about a tenth of the card."""
+    if down is None:
+        down = _unit(suit.cx - rank.cx, suit.cy - rank.cy)
     right = (down[1], -down[0])  # a quarter turn from down, image y pointing down
     h = rank.size * 10.0
     w = h * 0.7
@@ -719,9 +720,11 @@ UPRIGHT_NAMES = 0.999
 
 
 def _upright_card(rank: Glyph, suit: Glyph, up_rank: npt.NDArray[np.float32],
-                  up_suit: npt.NDArray[np.float32], least: float) -> _Found | None:
+                  up_suit: npt.NDArray[np.float32], least: float,
+                  down: tuple[float, float] | None = None) -> _Found | None:
     """The card that the upright reading of an index's two glyphs names, a rank (a 6 and a 9
-    apart) and a suit each at ``least`` or more; None when it names none so surely."""
+    apart) and a suit each at ``least`` or more; None when it names none so surely. ``down`` is
+    the card's, when it was read along another line than rank -> suit."""
     rank_name = UPRIGHT_CLASSES[int(up_rank.argmax())]
     suit_name = UPRIGHT_CLASSES[int(up_suit.argmax())]
     p_rank, p_suit = float(up_rank.max()), float(up_suit.max())
@@ -731,7 +734,7 @@ def _upright_card(rank: Glyph, suit: Glyph, up_rank: npt.NDArray[np.float32],
     label = "6" if rank_name in "69" else rank_name
     r = replace(rank, label=label, prob=p_rank)
     s = replace(suit, label=suit_name, prob=p_suit)
-    return _Found(r, s, True, p_rank, p_suit, _card_quad(r, s),
+    return _Found(r, s, True, p_rank, p_suit, _card_quad(r, s, down),
                   six_nine=rank_name if label == "6" else None)
 
 
@@ -854,6 +857,112 @@ def _half_read(glyphs: list[Glyph], ranks: list[Glyph], suits: list[Glyph], foun
     return list(best.values())
 
 
+#: a likely rank whose card is not read surely yet is read upright again along its card's own
+#: edges, with each glyph where the permitted decks print a suit of the card (off only to measure)
+AXIS_READ = True
+#: the card's edges are looked for within this many rank sizes around the rank
+AXIS_REACH = 5.0
+#: a rank read at this probability or more is read along its card's edges
+AXIS_RANK_PROB = 0.5
+#: the upright reading must name the rank as first read and a suit, each at this probability
+#: or more (and the suit as first read, when it was read as a suit)
+AXIS_AGREE = 0.98
+#: where a suit of the card lies from its rank, in rank sizes in the card's frame (along: down
+#: the card; inward: toward its middle), and its size against the rank's, as the permitted decks
+#: print them (measured on their art): the index's own suit (along 0.89 to 1.3, inward -0.42 to
+#: 1.38, size 0.5 to 1.51) and the nearest pips of the face (along 0.45 and more, inward 0.74
+#: and more, size 0.97 to 1.92). Each zone: along, inward and size, each from and to.
+AXIS_ZONES: tuple[tuple[float, float, float, float, float, float], ...] = (
+    (0.8, 1.4, -0.5, 1.45, 0.3, 1.6),
+    (0.4, 2.0, 0.7, 2.0, 0.9, 1.6),
+)
+#: a rank at least this share as sure as the rank being read, lying nearer to a glyph, keeps
+#: that glyph from being read as its suit
+AXIS_BLOCK_SHARE = 0.5
+
+
+def _card_axis(gray: Image, g: Glyph) -> float:
+    """The angle (radians, modulo a quarter turn) of the straight lines around a glyph: the
+    edges of its card and the strokes of its print, which run along the card's sides. The mean
+    of the gradients' directions taken four times, each weighted by its strength."""
+    r = max(int(AXIS_REACH * g.size), 3)
+    x0, y0 = max(int(g.cx) - r, 0), max(int(g.cy) - r, 0)
+    win = gray[y0:int(g.cy) + r + 1, x0:int(g.cx) + r + 1].astype(np.float32)
+    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)
+    strength = gx * gx + gy * gy
+    turned = 4.0 * np.arctan2(gy, gx)
+    return math.atan2(float((strength * np.sin(turned)).sum()),
+                      float((strength * np.cos(turned)).sum())) / 4.0
+
+
+def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
+               upright: UprightFn, inks: _Inks | None, gray: Image) -> list[_Found]:
+    """Cards read upright along their own edges: each likely rank whose card is not read surely
+    yet, with each glyph lying where the permitted decks print a suit of the card
+    (``AXIS_ZONES``), for each of the four ways the card may lie (its edges' angle and the three
+    quarter turns from it). The first reading pairs a rank with a suit and turns the two upright
+    along the line between them; a suit printed beside the index (a large pip next to it) puts
+    that line askew and the upright reading then sees neither. The card's edges tell its down.
+
+    The upright reading must name the rank as first read (a 6 and a 9 apart) and a suit, each at
+    ``AXIS_AGREE`` or more; a glyph first read as a suit must be named that suit, and it must be
+    printed in the rank's ink. A glyph lying nearer to another likely rank is that rank's. Of
+    several, the surest; its confidence is the upright reading's."""
+    sure: dict[int, float] = {}
+    for f in found:
+        conf = 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright)
+        sure[id(f.rank)] = max(sure.get(id(f.rank), 0.0), conf)
+    todo = [r for r in ranks if r.prob >= AXIS_RANK_PROB and sure.get(id(r), 0.0) < UPRIGHT_BELOW]
+    if not todo:
+        return []
+    pos = np.array([(g.cx, g.cy, g.size) for g in glyphs], np.float64)
+    # a suit of the card: in the rank's polarity, not itself a likely rank
+    fit = np.array([not (g.label in RANK_CLASSES and g.prob >= AXIS_RANK_PROB) for g in glyphs])
+    dark = np.array([g.dark for g in glyphs])
+    reach = max(math.hypot(z[1], max(abs(z[2]), abs(z[3]))) for z in AXIS_ZONES)
+    pairs: list[tuple[Glyph, Glyph, tuple[float, float]]] = []
+    for r in todo:
+        v = pos[:, :2] - (r.cx, r.cy)
+        near = np.flatnonzero(fit & (dark == r.dark)
+                              & (np.hypot(v[:, 0], v[:, 1]) <= reach * r.size))
+        near = near[[glyphs[i] is not r for i in near]]
+        if not len(near):
+            continue
+        blockers = [o for o in ranks if o is not r and o.dark == r.dark
+                    and o.prob >= AXIS_BLOCK_SHARE * r.prob]
+        angle = _card_axis(gray, r) + np.arange(4) * (math.pi / 2.0)
+        downs = np.stack([np.cos(angle), np.sin(angle)], axis=1)  # the four ways, 4 x 2
+        along = downs @ v[near].T / r.size
+        inward = (downs[:, ::-1] * (1.0, -1.0)) @ v[near].T / r.size
+        ratio = pos[near, 2] / r.size
+        zone = np.zeros(along.shape, bool)
+        for a0, a1, i0, i1, s0, s1 in AXIS_ZONES:
+            zone |= ((along >= a0) & (along <= a1) & (inward >= i0) & (inward <= i1)
+                     & (ratio >= s0) & (ratio <= s1))
+        for turn, k in zip(*np.nonzero(zone), strict=True):
+            s = glyphs[near[k]]
+            d = math.hypot(s.cx - r.cx, s.cy - r.cy)
+            if not any(math.hypot(s.cx - o.cx, s.cy - o.cy) < d for o in blockers):
+                pairs.append((r, s, (float(downs[turn, 0]), float(downs[turn, 1]))))
+    if not pairs:
+        return []
+    probs = upright([g for r, s, _down in pairs for g in (r, s)],
+                    [down for _r, _s, down in pairs for _ in range(2)])
+    best: dict[int, _Found] = {}
+    for k, (r, s, down) in enumerate(pairs):
+        card = _upright_card(r, s, probs[2 * k], probs[2 * k + 1], AXIS_AGREE, down)
+        if card is None or card.rank.label != r.label \
+                or (s.label in SUIT_CLASSES and s.prob >= RECHECK_PROB
+                    and card.suit.label != s.label) \
+                or (INK_CHECK and inks is not None and not inks.same(r, s)):
+            continue
+        if id(r) not in best or best[id(r)].rank_prob * best[id(r)].suit_prob \
+                < card.rank_prob * card.suit_prob:
+            best[id(r)] = card
+    return list(best.values())
+
+
 def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
              image: Image | None = None, upright: UprightFn | None = None) -> FrameResult:
     """Pair ranks with suits into cards; one reading per card, the most confident, made surer by a
@@ -887,6 +996,8 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
         found.extend(_upright_reading(found, upright))
         if HALF_READ:
             found.extend(_half_read(glyphs, ranks, suits, found, upright, inks, gray.shape))
+        if AXIS_READ:
+            found.extend(_axis_read(glyphs, ranks, found, upright, inks, gray))
     readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for f in found:
