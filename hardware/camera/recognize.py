@@ -97,10 +97,12 @@ class Glyph:
     prob: float = 0.0
     #: centroid of the glyph's enclosed holes (for 6/9), or None
     hole: tuple[float, float] | None = None
+    #: the longer side of its box (set from it; the pairing rules ask for it thousands of times
+    #: a frame)
+    size: float = field(init=False, repr=False, compare=False)
 
-    @property
-    def size(self) -> float:
-        return float(max(self.w, self.h))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", float(max(self.w, self.h)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,7 +512,7 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     contrast = abs(int(glyph.min() if rank.dark else glyph.max()) - face)
     if contrast < 30:
         return None
-    shade: Image = (np.abs(win.astype(np.int16) - face) < 0.4 * contrast).view(np.uint8)
+    shade: Image = (cv2.absdiff(win, np.full_like(win, face)) < 0.4 * contrast).view(np.uint8)
     # thin printed frame lines do not cut a face in two; the border between two cards does
     k = round(0.12 * size)
     if k > 1:
