@@ -67,6 +67,9 @@ SUIT_CLASSES = frozenset("cdhs")
 _RANK_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in RANK_CLASSES])
 _SUIT_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in SUIT_CLASSES])
 PATCH = 32
+#: patches given to the classifier at a time: ``cv2.dnn`` reads them about a sixth faster a
+#: patch in batches of 32 than of 128 or more (0.091 against 0.109 ms on the build machine)
+NET_BATCH = 32
 #: the first reading's probability from which a rank or suit candidate is read again turned
 RECHECK_PROB = 0.3
 #: the quarter turns at which it is read again (three, 1 2 3, read no more with the upright
@@ -288,6 +291,17 @@ def _read_net(path: Path) -> Any:
     return cv2.dnn.readNetFromONNX(str(path))
 
 
+def _softmax_forward(net: Any, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A classifier's probabilities for a batch of patches, read ``NET_BATCH`` at a time."""
+    probs_all: list[npt.NDArray[np.float32]] = []
+    for start in range(0, len(batch), NET_BATCH):
+        net.setInput(np.ascontiguousarray(batch[start:start + NET_BATCH]))
+        logits = net.forward().astype(np.float32)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs_all.append(e / e.sum(axis=1, keepdims=True))
+    return np.concatenate(probs_all)
+
+
 class Recognizer:
     """Reads the face-up cards of a frame. Thread-compatible: one instance per thread."""
 
@@ -311,20 +325,10 @@ class Recognizer:
         """The upright classifier's probabilities for each glyph, turned so that its ``down`` (a
         unit vector in the frame) points down; ``both`` is the colour picture with its grey
         channel merged, as :meth:`classify` cuts it."""
-        self.upright_net.setInput(np.ascontiguousarray(_patches(both, glyphs, downs)))
-        logits = self.upright_net.forward().astype(np.float32)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs: npt.NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
-        return probs
+        return _softmax_forward(self.upright_net, _patches(both, glyphs, downs))
 
     def _probabilities(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        probs_all: list[npt.NDArray[np.float32]] = []
-        for start in range(0, len(batch), 512):
-            self.net.setInput(np.ascontiguousarray(batch[start:start + 512]))
-            logits = self.net.forward().astype(np.float32)
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            probs_all.append(e / e.sum(axis=1, keepdims=True))
-        return np.concatenate(probs_all)
+        return _softmax_forward(self.net, batch)
 
     def classify(self, image: Image, gray: Image, glyphs: list[Glyph],
                  both: Image | None = None) -> list[Glyph]:
