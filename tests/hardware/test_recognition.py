@@ -342,6 +342,43 @@ def _glyph(label: str, prob: float, cx: int, cy: int, size: int) -> Glyph:
     return Glyph(cx - size // 2, cy - size // 2, size, size, cx, cy, True, label, prob)
 
 
+def test_only_glyphs_where_a_suit_of_the_card_lies_are_read_with_its_rank() -> None:
+    # a light card lying square on dark felt, a king in its top-left corner; an upright reader
+    # that names the king and a spade whenever a pair is turned the card's way up. Only glyphs
+    # in the zones where the permitted decks print a suit of the card (AXIS_ZONES), and not
+    # nearer another rank, are read with the king that way
+    gray = np.full((400, 400), 40, np.uint8)
+    cv2.rectangle(gray, (100, 100), (240, 300), 230, -1)
+    king = _glyph("K", 0.7, 115, 120, 20)
+    below = _glyph("other", 0.9, 115, 141, 12)  # the index's own suit: along 1.05, inward 0
+    pip = _glyph("s", 0.99, 145, 140, 26)  # a pip of the face: along 1.0, inward 1.5, 1.3 as big
+    small = _glyph("s", 0.99, 150, 130, 11)  # inward 1.75 but 0.55 as big: the next card's
+    far = _glyph("s", 0.99, 115, 170, 14)  # along 2.5: beyond any suit of the card
+    queen = _glyph("Q", 0.9, 153, 180, 20)
+    by_queen = _glyph("h", 0.99, 153, 150, 20)  # in the pip zone, but nearer the queen
+    glyphs = [king, below, pip, small, far, queen, by_queen]
+    asked: list[tuple[Glyph, Glyph, tuple[float, float]]] = []
+
+    def upright(gl: list[Glyph], downs: list[tuple[float, float]]) -> np.ndarray:
+        probs = np.zeros((len(gl), len(recognize.UPRIGHT_CLASSES)), np.float32)
+        for k in range(0, len(gl), 2):
+            asked.append((gl[k], gl[k + 1], downs[k]))
+            up = downs[k][1] > 0.99
+            probs[k, recognize.UPRIGHT_CLASSES.index(gl[k].label if up else "other")] = 1.0
+            probs[k + 1, recognize.UPRIGHT_CLASSES.index("s" if up else "other")] = 1.0
+        return probs
+
+    read = recognize._axis_read(glyphs, [king, queen], [], upright, None, gray)
+    with_king_up = {id(s) for r, s, down in asked if r is king and down[1] > 0.99}
+    assert with_king_up == {id(below), id(pip)}
+    assert all(s is not by_queen for r, s, _down in asked if r is king)
+    kings = [f for f in read if (f.rank.label, f.rank.cx, f.rank.cy) == ("K", king.cx, king.cy)]
+    assert [f.suit.label for f in kings] == ["s"]
+    # the king's card lies square: its quad is turned along the card's edges
+    quad = kings[0].quad
+    assert abs(quad[3][0] - quad[0][0]) < 1.0 and quad[3][1] > quad[0][1]
+
+
 def test_a_loop_blurred_nearly_shut_still_tells_a_six_from_a_nine() -> None:
     def six(loop: int) -> np.ndarray:
         img = np.full((80, 40), 230, np.uint8)
