@@ -877,7 +877,8 @@ AXIS_AGREE = 0.98
 #: the card; inward: toward its middle), and its size against the rank's, as the permitted decks
 #: print them (measured on their art): the index's own suit (along 0.89 to 1.3, inward -0.42 to
 #: 1.38, size 0.5 to 1.51) and the nearest pips of the face (along 0.45 and more, inward 0.74
-#: and more, size 0.97 to 1.92). Each zone: along, inward and size, each from and to.
+#: and more, size 0.97 to 1.92; up to 1.6 only here: beside larger pips a small misread rank
+#: was made sure, docs/camera.md). Each zone: along, inward and size, each from and to.
 AXIS_ZONES: tuple[tuple[float, float, float, float, float, float], ...] = (
     (0.8, 1.4, -0.5, 1.45, 0.3, 1.6),
     (0.4, 2.0, 0.7, 2.0, 0.9, 1.6),
