@@ -34,9 +34,7 @@
     var prompt = $('prompt');
     if (prompt && prompt.parentNode) prompt.parentNode.insertBefore(panel, prompt.nextSibling);
     else dealer.appendChild(panel);
-    panel.addEventListener('click', function (ev) {
-      var b = ev.target.closest('button[data-card]');
-      if (!b) return;
+    var take = function (b) {
       if (b.dataset.kind === 'show') {
         /* a down card turned up at the showdown: it joins the cards the dealer picks to show */
         document.dispatchEvent(new CustomEvent('stud:camera-show', {
@@ -44,12 +42,33 @@
         }));
         return;
       }
+      if (b.disabled) return;
       b.disabled = true;
       socket.timeout(8000).emit('camera_confirm', { seat: Number(b.dataset.seat), card: b.dataset.card }, function (err, ack) {
         b.disabled = false;
         if (err) note(t('live.offline'));
         else if (!ack || !ack.ok) note((ack && ack.error) || '?');
       });
+    };
+    /* A tap takes the proposal the finger pressed: when another proposal goes (its card entered)
+       the list moves, and the button under the finger at its release may be another one, or none. */
+    var pressed = null;
+    panel.addEventListener('pointerdown', function (ev) {
+      var b = ev.target.closest('button[data-card]');
+      pressed = b && ev.isPrimary ? { button: b, x: ev.clientX, y: ev.clientY } : null;
+    });
+    document.addEventListener('pointercancel', function () { pressed = null; });
+    document.addEventListener('pointerup', function (ev) {
+      var p = pressed;
+      pressed = null;
+      if (!p || !ev.isPrimary || !p.button.isConnected) return;
+      if (Math.abs(ev.clientX - p.x) > 30 || Math.abs(ev.clientY - p.y) > 30) return;  /* a drag */
+      take(p.button);
+    });
+    /* a click with no pointer (the keyboard, a switch device) */
+    panel.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button[data-card]');
+      if (b && ev.detail === 0) take(b);
     });
   }
   /* The camera sends its state with every frame it reads: the panel changes only what changed,

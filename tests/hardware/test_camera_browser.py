@@ -636,6 +636,77 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
                                                                     timeout=15_000)
 
 
+def test_a_tap_enters_the_proposal_pressed_even_when_the_list_moves_under_the_finger(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, tmp_path: Path
+) -> None:
+    """The dealer presses Carla's proposal while Anna's and Bruno's cards are entered from
+    another screen: their proposals go, Carla's slides to where Anna's was, and the release
+    lands elsewhere. The tap still enters Carla's card; a press dragged away enters nothing."""
+    pictures = TablePictures()
+    plan = plan_hand(pictures, Recognizer(min_confidence=0.0))
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    show(folder, plan.pictures[0])
+    server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder), "STUD_KIOSK_LANG": "it"})
+    session = server.dealer_session()
+    assert session.put(server.url + "/api/setup", json=copy.deepcopy(SETUP)).ok
+    zones = {str(seat): TablePictures.zone(seat) for seat in ROWS}
+    assert session.post(server.url + "/api/camera/zones", json={"zones": zones}).ok
+    assert session.post(server.url + "/api/hands").ok
+    for slot in range(2):
+        for seat in ROWS:
+            event = {"type": "deal", "seat": seat, "card": plan.downs[seat][slot], "up": False}
+            assert session.post(server.url + "/api/events", json=event).ok, event
+
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    ctx.add_cookies([{"name": k, "value": v, "url": server.url}
+                     for k, v in session.cookies.items()])
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/dealer?lang=it")
+        buttons = {seat: page.locator(f'[data-testid="camera-proposal"][data-seat="{seat}"]'
+                                      f'[data-card="{ups[0]}"]') for seat, ups in plan.ups.items()}
+        for button in buttons.values():
+            button.wait_for(timeout=20_000)
+
+        def centre(seat: int) -> tuple[float, float]:
+            box = buttons[seat].bounding_box()
+            assert box is not None
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+        # a press on Anna's proposal dragged off it, then released: nothing is entered
+        before = dealer_view(page, server.url)["hand"]["events"]
+        x, y = centre(1)
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x, y + 200, steps=5)
+        page.mouse.up()
+        page.wait_for_timeout(1000)
+        assert dealer_view(page, server.url)["hand"]["events"] == before
+
+        carla = plan.ups[3][0]
+        x, y = centre(3)
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for seat in (1, 2):
+            answer = session.post(server.url + "/api/camera/confirm",
+                                  json={"seat": seat, "card": plan.ups[seat][0]})
+            assert answer.ok, answer.text
+            buttons[seat].wait_for(state="detached", timeout=10_000)
+        moved = centre(3)
+        assert math.dist(moved, (x, y)) > 50, (moved, (x, y))  # the finger is off it now
+        page.mouse.up()
+        wait_until(took(page, server.url, before + 3), f"the tap on {carla}")
+        view = dealer_view(page, server.url)
+        assert {seat: up_cards(view, seat) for seat in ROWS} == \
+            {seat: ups[:1] for seat, ups in plan.ups.items()}
+        assert errors == []
+    finally:
+        ctx.close()
+
+
 def test_at_the_showdown_the_camera_proposes_the_down_cards_turned_up(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path, tmp_path: Path
 ) -> None:
