@@ -877,11 +877,14 @@ AXIS_AGREE = 0.98
 #: the card; inward: toward its middle), and its size against the rank's, as the permitted decks
 #: print them (measured on their art): the index's own suit (along 0.89 to 1.3, inward -0.42 to
 #: 1.38, size 0.5 to 1.51) and the nearest pips of the face (along 0.45 and more, inward 0.74
-#: and more, size 0.97 to 1.92; up to 1.6 only here: beside larger pips a small misread rank
-#: was made sure, docs/camera.md). Each zone: along, inward and size, each from and to.
-AXIS_ZONES: tuple[tuple[float, float, float, float, float, float], ...] = (
-    (0.8, 1.4, -0.5, 1.45, 0.3, 1.6),
-    (0.4, 2.0, 0.7, 2.0, 0.9, 1.6),
+#: and more, size 0.97 to 1.92). A pip more than 1.6 times the rank's size is read with a rank
+#: read at 0.9 or more only: beside such pips a small rank read at 0.5 was misread and made
+#: sure (docs/camera.md). Each zone: along, inward and size, each from and to, and the least
+#: probability of the rank.
+AXIS_ZONES: tuple[tuple[float, float, float, float, float, float, float], ...] = (
+    (0.8, 1.4, -0.5, 1.45, 0.3, 1.6, AXIS_RANK_PROB),
+    (0.4, 2.0, 0.7, 2.0, 0.9, 1.6, AXIS_RANK_PROB),
+    (0.4, 2.0, 0.7, 2.0, 1.6, 2.0, 0.9),
 )
 #: a rank at least this share as sure as the rank being read, lying nearer to a glyph, keeps
 #: that glyph from being read as its suit
@@ -944,7 +947,9 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
         inward = (downs[:, ::-1] * (1.0, -1.0)) @ v[near].T / r.size
         ratio = pos[near, 2] / r.size
         zone = np.zeros(along.shape, bool)
-        for a0, a1, i0, i1, s0, s1 in AXIS_ZONES:
+        for a0, a1, i0, i1, s0, s1, least in AXIS_ZONES:
+            if r.prob < least:
+                continue
             zone |= ((along >= a0) & (along <= a1) & (inward >= i0) & (inward <= i1)
                      & (ratio >= s0) & (ratio <= s1))
         for turn, k in zip(*np.nonzero(zone), strict=True):
