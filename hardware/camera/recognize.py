@@ -313,12 +313,18 @@ class Recognizer:
             raise FileNotFoundError(f"card model not found: {path}")
         self.net = _read_net(path)
         self.min_confidence = min_confidence
+        self._paths = (path, upright_path)
         #: the upright classifier (None: every glyph is read at any angle only)
         self.upright_net: Any = None
         if upright_path is not None:
             if not Path(upright_path).is_file():
                 raise FileNotFoundError(f"upright card model not found: {upright_path}")
             self.upright_net = _read_net(Path(upright_path))
+
+    def twin(self) -> Recognizer:
+        """Another recogniser reading as this one does, with networks of its own (for another
+        thread: a ``cv2.dnn`` network is read by one thread at a time)."""
+        return Recognizer(self._paths[0], self.min_confidence, self._paths[1])
 
     def read_upright(self, both: Image, glyphs: list[Glyph], downs: list[tuple[float, float]]
                      ) -> npt.NDArray[np.float32]:

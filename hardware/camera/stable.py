@@ -4,9 +4,10 @@ A card read in one frame may be a flicker (a hand passing, glare). :class:`Stabi
 card once it has been read in ``need`` of the last ``window`` frames, and reports its median
 confidence and latest position; it forgets a card no longer seen in the window.
 
-:class:`CameraLoop` runs recognition on the newest frame of a :class:`~.capture.Capture` in its own
-thread (frames arriving while a frame is read are skipped, never queued) and calls
-``on_proposals`` with the stable readings after every frame. A frame that does not differ from
+:class:`CameraLoop` runs recognition on the newest frames of a :class:`~.capture.Capture` in
+background reader threads (:data:`READERS`, each taking the newest frame not taken yet; frames
+arriving while all are reading are skipped, never queued) and calls ``on_proposals`` with the
+stable readings after every frame, in the frames' order. A frame that does not differ from
 the last one read (:class:`FrameChange`: nothing on the table moved) is not read again, and brings
 the stabiliser nothing new: the proposals stand as they are. A still table so costs a reading
 about once a second instead of every frame, and the CPU is left to the rest of the kiosk (the
@@ -138,73 +139,133 @@ REREAD_S = 1.0
 SETTLE_READS = 5
 
 
+#: frames read at once, each by its own reader thread on one core: the Python part of a reading
+#: holds the interpreter, the OpenCV part does not, so two readers of one core each read more
+#: frames a second than one reader given both cores (docs/benchmarks.md)
+READERS = 2
+
+
 class CameraLoop:
-    """Recognition of the newest captured frame, in a background thread."""
+    """Recognition of the newest captured frames, in background reader threads.
+
+    Each of ``readers`` threads takes the newest frame no reader has taken yet and reads it with
+    a recogniser of its own (``recognizer`` and its :meth:`~Recognizer.twin`); the readings are
+    handed on in the order of their frames. While more than one reader runs, OpenCV is set to
+    one thread (``cv2.setNumThreads``, for the whole process, until :meth:`stop`): each reader
+    keeps a core busy."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
                  on_error: Callable[[Exception], None] | None = None,
-                 change: FrameChange | None = None) -> None:
+                 change: FrameChange | None = None, readers: int = READERS) -> None:
+        if readers < 1:
+            raise ValueError(f"readers {readers}: at least one")
         self.capture = capture
         self.recognizer = recognizer
+        self.readers = readers
         self.stabilizer = stabilizer or Stabilizer()
         self.change = change or FrameChange()
         self._on_proposals = on_proposals
         self._on_error = on_error
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
+        self._opencv_threads: int | None = None  # OpenCV's threads before the readers started
         #: frames recognised, and frames that counted the last reading again (nothing moved)
         self.frames_read = 0
         self.frames_reused = 0
+        self._take = threading.Lock()  # one reader at a time takes a frame
+        #: the frames taken and not handed on yet, oldest first; a reader hands its frame's
+        #: reading on when its frame is the oldest
+        self._order: deque[int] = deque()
+        self._turn = threading.Condition()
+        self._seq = 0  # the last frame taken
+        self._last: FrameResult | None = None  # the last reading taken or handed on
+        self._last_at = 0.0
+        self._settle = 0  # frames still to read since the last change
 
     def start(self) -> CameraLoop:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="camera-recognition",
-                                            daemon=True)
-            self._thread.start()
+        if not self._threads:
+            if self.readers > 1:
+                self._opencv_threads = cv2.getNumThreads()
+                cv2.setNumThreads(1)
+            recognizers = [self.recognizer] + [self.recognizer.twin()
+                                               for _ in range(self.readers - 1)]
+            self._threads = [threading.Thread(target=self._run, args=(r,), daemon=True,
+                                              name=f"camera-recognition-{k + 1}")
+                             for k, r in enumerate(recognizers)]
+            for thread in self._threads:
+                thread.start()
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        for thread in self._threads:
+            thread.join(timeout)
+        self._threads = []
+        if self._opencv_threads is not None:
+            cv2.setNumThreads(self._opencv_threads)
+            self._opencv_threads = None
 
-    def _run(self) -> None:
-        seq = 0
-        last: FrameResult | None = None
-        proposals: list[Proposal] = []
-        last_at = 0.0
-        settle = 0  # frames still to read since the last change
-        while not self._stop.is_set():
-            new_seq, frame = self.capture.wait_frame(seq, timeout=0.5)
-            if frame is None or new_seq == seq:
-                continue
-            seq = new_seq
+    def _next(self) -> tuple[int, Image, FrameResult | None] | None:
+        """The newest frame not taken yet, and the last reading when it is to count again
+        (nothing moved), else None: the frame is to be read."""
+        with self._take:
+            seq, frame = self.capture.wait_frame(self._seq, timeout=0.5)
+            if frame is None or seq == self._seq:
+                return None
+            self._seq = seq
+            with self._turn:
+                self._order.append(seq)
             now = time.monotonic()
-            if last is None or self.change.changed(frame):
-                settle = SETTLE_READS
-            if settle == 0 and last is not None and now - last_at < REREAD_S:
-                # nothing moved: nothing new to count, the proposals stand as they are
-                result = last
-                self.frames_reused += 1
-                proposals = self.stabilizer.carry()
-            else:
-                settle = max(0, settle - 1)
+            if self._last is None or self.change.changed(frame):
+                self._settle = SETTLE_READS
+            if self._settle == 0 and now - self._last_at < REREAD_S:
+                return seq, frame, self._last
+            self._settle = max(0, self._settle - 1)
+            self.change.remember(frame)
+            self._last_at = now
+            return seq, frame, None
+
+    def _run(self, recognizer: Recognizer) -> None:
+        while not self._stop.is_set():
+            taken = self._next()
+            if taken is None:
+                continue
+            seq, frame, last = taken
+            result: FrameResult | None = last
+            failed: Exception | None = None
+            if last is None:
                 try:
-                    result = self.recognizer.read(frame)
+                    result = recognizer.read(frame)
                 except Exception as exc:  # keep the loop alive; report what went wrong
-                    if self._on_error is not None:
-                        self._on_error(exc)
-                    last = None
-                    continue
-                self.change.remember(frame)
-                last, last_at = result, now
-                self.frames_read += 1
-                proposals = self.stabilizer.update(result)
-            try:
-                self._on_proposals(proposals, result)
-            except Exception as exc:
-                if self._on_error is not None:
-                    self._on_error(exc)
+                    failed = exc
+            with self._turn:
+                # in the frames' order: a frame whose last reading counts again waits for the
+                # frames before it still being read
+                while self._order[0] != seq:
+                    self._turn.wait()
+                self._order.popleft()
+                try:
+                    self._hand_on(result, last is None, failed)
+                finally:
+                    self._turn.notify_all()
+
+    def _hand_on(self, result: FrameResult | None, read: bool, failed: Exception | None) -> None:
+        if failed is not None or result is None:
+            self._last = None  # the next frame is read whatever moved
+            if failed is not None and self._on_error is not None:
+                self._on_error(failed)
+            return
+        if read:
+            self._last = result
+            self.frames_read += 1
+            proposals = self.stabilizer.update(result)
+        else:
+            self.frames_reused += 1
+            proposals = self.stabilizer.carry()
+        try:
+            self._on_proposals(proposals, result)
+        except Exception as exc:
+            if self._on_error is not None:
+                self._on_error(exc)

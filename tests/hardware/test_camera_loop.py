@@ -3,6 +3,7 @@ real OpenCV, on the committed camera scenes with fresh camera noise in every fra
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -124,3 +125,89 @@ def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> No
     finally:
         loop.stop()
         capture.stop()
+
+
+class NumberedCamera:
+    """A camera whose every frame is new: the committed scene with the frame's number written
+    into its top-left pixels."""
+
+    description = "numbered camera"
+
+    def __init__(self, scene: Any) -> None:
+        self.scene, self.count = scene, 0
+
+    def read(self) -> Any:
+        self.count += 1
+        frame = self.scene.copy()
+        frame[0, 0, 0], frame[0, 1, 0] = self.count % 256, self.count // 256 % 256
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+class NumberingRecognizer(Recognizer):
+    """The real recogniser, noting which frame each reading is of, which thread read it and
+    when."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[tuple[int, str, float, float]] = []
+        self.of: dict[int, int] = {}
+
+    def twin(self) -> NumberingRecognizer:
+        other = NumberingRecognizer()
+        other.reads, other.of = self.reads, self.of  # one record for both readers
+        return other
+
+    def read(self, image: Any) -> FrameResult:
+        start = time.monotonic()
+        result = super().read(image)
+        number = int(image[0, 0, 0]) + 256 * int(image[0, 1, 0])
+        self.of[id(result)] = number
+        self.reads.append((number, threading.current_thread().name, start, time.monotonic()))
+        return result
+
+
+class EveryFrameChanged(FrameChange):
+    def changed(self, frame: Any) -> bool:
+        return True
+
+
+@pytest.mark.slow
+def test_two_readers_read_frames_at_once_and_hand_them_on_in_their_order() -> None:
+    recognizer = NumberingRecognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    cards = {c.card for c in recognizer.read(scene).cards}
+    recognizer.reads.clear()
+    camera = NumberedCamera(scene)
+    capture = Capture(lambda: camera, frame_interval_s=1 / 60)
+    handed: list[tuple[int, str, set[str]]] = []
+
+    def on_proposals(props: list[Proposal], result: FrameResult) -> None:
+        handed.append((recognizer.of[id(result)], threading.current_thread().name,
+                       {p.card for p in props}))
+
+    threads = cv2.getNumThreads()
+    loop = CameraLoop(capture, recognizer, on_proposals, Stabilizer(3, 5),
+                      change=EveryFrameChanged(), readers=2)
+    capture.start()
+    loop.start()
+    try:
+        wait_until(lambda: len(handed) >= 12, "12 frames read", 60)
+        # each reader on one OpenCV thread while they run
+        assert cv2.getNumThreads() == 1
+    finally:
+        loop.stop()
+        capture.stop()
+    assert cv2.getNumThreads() == threads
+    numbers = [n for n, _thread, _cards in handed]
+    # every frame read is handed on, once, in the frames' order, by the reader that read it
+    assert numbers == sorted(set(numbers)), numbers
+    assert {(n, t) for n, t, _ in handed} <= {(n, t) for n, t, _s, _e in recognizer.reads}
+    assert {t for _n, t, _ in handed} == {"camera-recognition-1", "camera-recognition-2"}
+    # the two read at the same time: one started a frame while the other was still reading
+    spans = sorted((s, e) for _n, _t, s, e in recognizer.reads)
+    assert sum(later[0] < earlier[1] for earlier, later in itertools.pairwise(spans)) >= 5, spans
+    # and the scene's cards are proposed, as with one reader
+    assert cards and handed[-1][2] == cards, (cards, handed[-1][2])
