@@ -376,6 +376,9 @@ class Recognizer:
         """Recognise the face-up cards of a BGR frame."""
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
+        if image.size == 0:
+            raise RecognitionError(f"the image is empty (shape {image.shape}): expected a colour "
+                                   "(BGR) image of shape (height, width, 3)")
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         both = cv2.merge([image, gray])
         glyphs = self.classify(image, gray, candidate_glyphs(gray), both)

@@ -105,7 +105,8 @@ class FrameChange:
     Both are compared a quarter of their size, grey and lightly blurred: camera noise and stream
     compression then move a pixel by 2 levels or so, while a card, a hand or a chip moved
     anywhere changes dozens of pixels by far more than ``level``. ``pixels`` such pixels make a
-    change; so does a change of the frame's size."""
+    change; so does a change of the frame's size, and an empty frame (left to the recogniser
+    to report)."""
 
     def __init__(self, level: int = 12, pixels: int = 4) -> None:
         self.level = level
@@ -121,7 +122,7 @@ class FrameChange:
 
     def changed(self, frame: Image) -> bool:
         """True when ``frame`` differs from the last frame :meth:`remember` was given."""
-        if self._last is None:
+        if self._last is None or frame.size == 0:
             return True
         small = self._small(frame)
         if small.shape != self._last.shape:
@@ -129,7 +130,7 @@ class FrameChange:
         return int(np.count_nonzero(cv2.absdiff(small, self._last) > self.level)) >= self.pixels
 
     def remember(self, frame: Image) -> None:
-        self._last = self._small(frame)
+        self._last = self._small(frame) if frame.size else None
 
 
 #: a still table is read again at least this often (seconds), whatever :class:`FrameChange` says
@@ -215,21 +216,30 @@ class CameraLoop:
             if frame is None or seq == self._seq:
                 return None
             self._seq = seq
-            with self._turn:
-                self._order.append(seq)
             now = time.monotonic()
-            if self._last is None or self.change.changed(frame):
+            last = self._last
+            if last is None or self.change.changed(frame):
                 self._settle = SETTLE_READS
             if self._settle == 0 and now - self._last_at < REREAD_S:
-                return seq, frame, self._last
-            self._settle = max(0, self._settle - 1)
-            self.change.remember(frame)
-            self._last_at = now
-            return seq, frame, None
+                reuse = last
+            else:
+                reuse = None
+                self._settle = max(0, self._settle - 1)
+                self.change.remember(frame)
+                self._last_at = now
+            with self._turn:
+                self._order.append(seq)
+            return seq, frame, reuse
 
     def _run(self, recognizer: Recognizer) -> None:
         while not self._stop.is_set():
-            taken = self._next()
+            try:
+                taken = self._next()
+            except Exception as exc:  # a frame the change check could not compare
+                if self._on_error is not None:
+                    self._on_error(exc)
+                time.sleep(0.1)
+                continue
             if taken is None:
                 continue
             seq, frame, last = taken

@@ -211,3 +211,45 @@ def test_two_readers_read_frames_at_once_and_hand_them_on_in_their_order() -> No
     assert sum(later[0] < earlier[1] for earlier, later in itertools.pairwise(spans)) >= 5, spans
     # and the scene's cards are proposed, as with one reader
     assert cards and handed[-1][2] == cards, (cards, handed[-1][2])
+
+
+class FaultyCamera:
+    """A camera whose first frames are empty, then grey, then the scene in colour."""
+
+    description = "faulty camera"
+
+    def __init__(self, scene: Any, empty: int, grey: int) -> None:
+        self.frames = ([np.zeros((0, 0, 3), np.uint8)] * empty
+                       + [cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)] * grey)
+        self.scene = scene
+
+    def read(self) -> Any:
+        return self.frames.pop(0) if self.frames else self.scene
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.slow
+def test_frames_that_cannot_be_read_are_reported_and_the_readers_go_on() -> None:
+    recognizer = Recognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    cards = {c.card for c in recognizer.read(scene).cards}
+    capture = Capture(lambda: FaultyCamera(scene, empty=3, grey=5), frame_interval_s=1 / 30)
+    errors: list[str] = []
+    proposed: list[set[str]] = []
+    loop = CameraLoop(capture, recognizer, lambda props, _r: proposed.append(
+        {p.card for p in props}), Stabilizer(3, 5), on_error=lambda exc: errors.append(str(exc)))
+    capture.start()
+    loop.start()
+    try:
+        wait_until(lambda: bool(proposed) and proposed[-1] == cards, "the scene's cards", 30)
+    finally:
+        loop.stop()
+        capture.stop()
+    # each frame that could not be read is reported, saying what was wrong and what is expected
+    assert errors, errors
+    assert all("expected a colour (BGR) image" in e for e in errors), errors
+    assert any("the image is empty" in e for e in errors), errors
+    assert any("the image is empty" not in e for e in errors), errors  # the grey ones
+    assert cards and loop.frames_read >= 3
