@@ -52,16 +52,16 @@
     };
     /* A tap takes the proposal the finger pressed: when another proposal goes (its card entered)
        the list moves, and the button under the finger at its release may be another one, or none. */
-    var pressed = null;
+    var pressed = {};  /* by pointer: a finger, the mouse */
     panel.addEventListener('pointerdown', function (ev) {
       var b = ev.target.closest('button[data-card]');
-      pressed = b && ev.isPrimary ? { button: b, x: ev.clientX, y: ev.clientY } : null;
+      if (b) pressed[ev.pointerId] = { button: b, x: ev.clientX, y: ev.clientY };
     });
-    document.addEventListener('pointercancel', function () { pressed = null; });
+    document.addEventListener('pointercancel', function (ev) { delete pressed[ev.pointerId]; });
     document.addEventListener('pointerup', function (ev) {
-      var p = pressed;
-      pressed = null;
-      if (!p || !ev.isPrimary || !p.button.isConnected) return;
+      var p = pressed[ev.pointerId];
+      delete pressed[ev.pointerId];
+      if (!p || !p.button.isConnected) return;
       if (Math.abs(ev.clientX - p.x) > 30 || Math.abs(ev.clientY - p.y) > 30) return;  /* a drag */
       take(p.button);
     });

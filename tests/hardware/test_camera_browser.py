@@ -639,9 +639,10 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
 def test_a_tap_enters_the_proposal_pressed_even_when_the_list_moves_under_the_finger(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, tmp_path: Path
 ) -> None:
-    """The dealer presses Carla's proposal while Anna's and Bruno's cards are entered from
-    another screen: their proposals go, Carla's slides to where Anna's was, and the release
-    lands elsewhere. The tap still enters Carla's card; a press dragged away enters nothing."""
+    """The dealer holds Carla's proposal with the mouse while Anna's is tapped with a finger and
+    Bruno's entered from another screen: their proposals go, Carla's slides to where Anna's was,
+    and the release lands elsewhere. The press still enters Carla's card; a press dragged away
+    enters nothing."""
     pictures = TablePictures()
     plan = plan_hand(pictures, Recognizer(min_confidence=0.0))
     folder = tmp_path / "camera"
@@ -690,11 +691,13 @@ def test_a_tap_enters_the_proposal_pressed_even_when_the_list_moves_under_the_fi
         x, y = centre(3)
         page.mouse.move(x, y)
         page.mouse.down()
-        for seat in (1, 2):
-            answer = session.post(server.url + "/api/camera/confirm",
-                                  json={"seat": seat, "card": plan.ups[seat][0]})
-            assert answer.ok, answer.text
-            buttons[seat].wait_for(state="detached", timeout=10_000)
+        ax, ay = centre(1)
+        page.touchscreen.tap(ax, ay)
+        buttons[1].wait_for(state="detached", timeout=10_000)
+        answer = session.post(server.url + "/api/camera/confirm",
+                              json={"seat": 2, "card": plan.ups[2][0]})
+        assert answer.ok, answer.text
+        buttons[2].wait_for(state="detached", timeout=10_000)
         moved = centre(3)
         assert math.dist(moved, (x, y)) > 50, (moved, (x, y))  # the finger is off it now
         page.mouse.up()
