@@ -898,6 +898,10 @@ AXIS_ZONES: tuple[tuple[float, float, float, float, float, float, float], ...] =
 #: a rank at least this share as sure as the rank being read, lying nearer to a glyph, keeps
 #: that glyph from being read as its suit
 AXIS_BLOCK_SHARE = 0.5
+#: a card paired by its face (its suit from the pips on it) whose rank was read at this
+#: probability or more is read along its edges with the nearest of those pips too, wherever it
+#: lies (1.0: never)
+AXIS_FACE_RANK_PROB = 0.9
 
 
 def _card_axis(gray: Image, g: Glyph) -> float:
@@ -923,6 +927,9 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
     quarter turns from it). The first reading pairs a rank with a suit and turns the two upright
     along the line between them; a suit printed beside the index (a large pip next to it) puts
     that line askew and the upright reading then sees neither. The card's edges tell its down.
+    A card paired by its face whose rank is read at ``AXIS_FACE_RANK_PROB`` or more is read so
+    with the pip it took too, wherever that lies (a design whose index has no suit beside the
+    rank).
 
     The upright reading must name the rank as first read (a 6 and a 9 apart) and a suit, each at
     ``AXIS_AGREE`` or more; a glyph first read as a suit must be named that suit, and it must be
@@ -941,6 +948,15 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
     dark = np.array([g.dark for g in glyphs])
     reach = max(math.hypot(z[1], max(abs(z[2]), abs(z[3]))) for z in AXIS_ZONES)
     pairs: list[tuple[Glyph, Glyph, tuple[float, float]]] = []
+    axes: dict[int, npt.NDArray[np.float64]] = {}
+
+    def ways(r: Glyph) -> npt.NDArray[np.float64]:
+        """The four ways the rank's card may lie: unit vectors down the card, 4 x 2."""
+        if id(r) not in axes:
+            angle = _card_axis(gray, r) + np.arange(4) * (math.pi / 2.0)
+            axes[id(r)] = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+        return axes[id(r)]
+
     for r in todo:
         v = pos[:, :2] - (r.cx, r.cy)
         near = np.flatnonzero(fit & (dark == r.dark)
@@ -950,8 +966,7 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
             continue
         blockers = [o for o in ranks if o is not r and o.dark == r.dark
                     and o.prob >= AXIS_BLOCK_SHARE * r.prob]
-        angle = _card_axis(gray, r) + np.arange(4) * (math.pi / 2.0)
-        downs = np.stack([np.cos(angle), np.sin(angle)], axis=1)  # the four ways, 4 x 2
+        downs = ways(r)
         along = downs @ v[near].T / r.size
         inward = (downs[:, ::-1] * (1.0, -1.0)) @ v[near].T / r.size
         ratio = pos[near, 2] / r.size
@@ -966,6 +981,13 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
             d = math.hypot(s.cx - r.cx, s.cy - r.cy)
             if not any(math.hypot(s.cx - o.cx, s.cy - o.cy) < d for o in blockers):
                 pairs.append((r, s, (float(downs[turn, 0]), float(downs[turn, 1]))))
+    # a card paired by its face: the pip it took, wherever it lies on the face
+    todo_ids = {id(r) for r in todo}
+    for f in found:
+        if f.beside or id(f.rank) not in todo_ids or f.rank.prob < AXIS_FACE_RANK_PROB \
+                or any(p[0] is f.rank and p[1] is f.suit for p in pairs):
+            continue
+        pairs.extend((f.rank, f.suit, (float(dx), float(dy))) for dx, dy in ways(f.rank))
     if not pairs:
         return []
     probs = upright([g for r, s, _down in pairs for g in (r, s)],
