@@ -38,6 +38,7 @@ Face-down cards show no index and so never get a face.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -333,6 +334,14 @@ class Recognizer:
         channel merged, as :meth:`classify` cuts it."""
         return _softmax_forward(self.upright_net, _patches(both, glyphs, downs))
 
+    def read_glyphs(self, both: Image, glyphs: list[Glyph]) -> list[Glyph]:
+        """Each glyph with the first classifier's label and probability, read once as cut."""
+        if not glyphs:
+            return []
+        probs = self._probabilities(_patches(both, glyphs))
+        return [replace(g, label=CLASSES[int(p.argmax())], prob=float(p.max()))
+                for g, p in zip(glyphs, probs, strict=True)]
+
     def _probabilities(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         return _softmax_forward(self.net, batch)
 
@@ -388,7 +397,8 @@ class Recognizer:
             def upright(glyphs: list[Glyph], downs: list[tuple[float, float]]
                         ) -> npt.NDArray[np.float32]:
                 return self.read_upright(both, glyphs, downs)
-        return assemble(glyphs, gray, self.min_confidence, image, upright)
+        return assemble(glyphs, gray, self.min_confidence, image, upright,
+                        lambda more: self.read_glyphs(both, more))
 
 
 def _in_reach(glyphs: list[Glyph], top: npt.NDArray[np.intp], prob: npt.NDArray[np.float32]
@@ -502,10 +512,11 @@ class _Face:
         return tuple((float(x), float(y)) for x, y in np.roll(box, -first, axis=0))
 
 
-def _face_of(rank: Glyph, gray: Image) -> _Face | None:
+def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4) -> _Face | None:
     """The pixels of the face's shade connected to the rank's surroundings, with the print on it
     (pips, the rank itself) filled in; None where the face cannot be told from the print or runs
-    into other cards."""
+    into other cards. The shade is within ``near`` of the print's contrast from the face's, and
+    gaps in it of ``close`` rank sizes are closed."""
     size = rank.size
     reach = int(FACE_REACH * size)
     x0, y0 = max(int(rank.cx) - reach, 0), max(int(rank.cy) - reach, 0)
@@ -525,9 +536,9 @@ def _face_of(rank: Glyph, gray: Image) -> _Face | None:
     contrast = abs(int(glyph.min() if rank.dark else glyph.max()) - face)
     if contrast < 30:
         return None
-    shade: Image = (cv2.absdiff(win, np.full_like(win, face)) < 0.4 * contrast).view(np.uint8)
+    shade: Image = (cv2.absdiff(win, np.full_like(win, face)) < near * contrast).view(np.uint8)
     # thin printed frame lines do not cut a face in two; the border between two cards does
-    k = round(0.12 * size)
+    k = round(close * size)
     if k > 1:
         shade = cv2.morphologyEx(shade, cv2.MORPH_CLOSE,
                                  cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
@@ -693,6 +704,8 @@ CORROBORATE_WITHIN = 18.0
 #: reads glyphs again turned upright: the upright classifier's probabilities
 #: (``UPRIGHT_CLASSES``) for each glyph, turned so that its down (a unit vector) points down
 UprightFn = Callable[[list[Glyph], list[tuple[float, float]]], npt.NDArray[np.float32]]
+#: the first classifier: glyphs read, each with its label and probability
+ReadFn = Callable[[list[Glyph]], list[Glyph]]
 #: an upright reading that names the read rank and suit, each at this probability or more,
 #: counts as a second reading of the card (the card's confidence becomes 1 - (1 - a)(1 - b))
 UPRIGHT_AGREE = 0.95
@@ -1006,12 +1019,256 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
     return list(best.values())
 
 
+#: aces and cards of 2 to 10 read by their pips, on a face in full view (off only to measure it)
+PIP_COUNT = True
+#: a glyph inside the quad of a card read this surely from its index is not counted from
+PIP_SKIP_SURE = 0.99
+#: the face around a pip is traced closing no gap (the border between two cards of a fan is a
+#: thin line) and in a shade this near the face's (of the print's contrast)
+PIP_CLOSE, PIP_NEAR = 0.0, 0.3
+#: a pip read as a suit at this or more counts
+PIP_PROB = 0.5
+#: a pip read as another suit than most, this surely or more, leaves the card unread (and so
+#: do such pips as many as a quarter of the others)
+PIP_AGAINST = 0.8
+#: a rank read on a counted face this surely or more, naming another rank, leaves it unread
+PIP_VETO = 0.7
+#: the rank a count gives, as sure as this (the suit: as sure as the surest pip)
+PIP_COUNT_PROB = 0.98
+#: a face's long side over its short side (a card seen square on is 1.4 to 1.56; tilted, more
+#: or less)
+PIP_FACE_ASPECT = (0.9, 1.9)
+#: a face seen nearer square than this may lie either way: both are counted, and must agree
+PIP_SQUARE = 1.2
+#: the traced face fills the quadrilateral of its corners at least this much (rounded corners)
+PIP_FACE_FILL = 0.93
+#: two pips lie mirrored (across the card's long middle line, or through its centre) when their
+#: mirror images are within this many pip sizes
+PIP_MIRROR = 0.5
+#: a card's corner indices lie this far or farther from its middle lines, as shares of its
+#: width and height (the pips of the standard layouts nearer)
+PIP_CORNER = (0.31, 0.3)  # (across, down: of the height)
+#: print on a face smaller than this share of a pip is a speck (noise, a decoration's line)
+PIP_SPECK = 0.15
+#: print smaller than this (pixels) is left out of the pips
+PIP_LEAST_AREA = 6
+#: a pip is at most this share of its card's width (a picture in a frame is more)
+PIP_MOST = 0.45
+#: the pips of one card differ in area by at most this factor
+PIP_AREA = 1.6
+#: the corners of a traced face: its hull simplified to within this share of its length
+PIP_QUAD_EPS = 0.04
+#: a standard layout: pips in the middle column, pips in each side column
+PIP_LAYOUTS: dict[tuple[int, int], str] = {
+    (1, 0): "A", (2, 0): "2", (3, 0): "3", (0, 2): "4", (1, 2): "5", (0, 3): "6", (1, 3): "7",
+    (2, 3): "8", (0, 4): "8", (1, 4): "9", (2, 4): "T"}
+
+
+def _face_corners(face: _Face) -> npt.NDArray[np.float32] | None:
+    """The four corners of a traced face in full view, in order around it, or None when it is
+    not a quadrilateral it fills (a card partly covered, cards run together)."""
+    hull = cv2.convexHull(face.outline)
+    quad = cv2.approxPolyDP(hull, PIP_QUAD_EPS * cv2.arcLength(hull, True), True)
+    if len(quad) != 4 or not cv2.isContourConvex(quad):
+        return None
+    if cv2.contourArea(face.outline) < PIP_FACE_FILL * cv2.contourArea(quad):
+        return None
+    return np.asarray(quad.reshape(4, 2), np.float32)
+
+
+@dataclass(slots=True)
+class _PipFace:
+    """A card face in full view traced around a glyph, the rank its pips give, and the pips as
+    glyphs (the most central first)."""
+
+    face: _Face
+    rank: str
+    pips: list[Glyph]
+
+
+def _pip_face(seed: Glyph, gray: Image) -> _PipFace | None:
+    """The face around ``seed`` and its pips counted: the face must be in full view (a
+    quadrilateral of a card's proportions that it fills), the print on it, apart from the corner
+    indices, pips of one size laid out as a standard layout (mirrored across the card's long
+    middle line, and through its centre but for a 7's odd pip). None otherwise."""
+    face = _face_of(seed, gray, PIP_CLOSE, PIP_NEAR)
+    if face is None:
+        return None
+    corners = _face_corners(face)
+    if corners is None:
+        return None
+    sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
+    a, b = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
+    short, long_ = min(a, b), max(a, b)
+    if short < 2.5 * seed.size or not PIP_FACE_ASPECT[0] <= long_ / short <= PIP_FACE_ASPECT[1]:
+        return None
+    # to card coordinates: x across, y down, the card's middle at 0, its width 1
+    aspect = long_ / short
+    if a > b:  # the first side is a long one: start one corner on, so that it is a short one
+        corners = np.roll(corners, -1, axis=0)
+    square = np.array([(-0.5, -aspect / 2), (0.5, -aspect / 2), (0.5, aspect / 2),
+                       (-0.5, aspect / 2)], np.float32)
+    to_card = cv2.getPerspectiveTransform(corners, square)
+    # the print on the face: away from its shade by half the seed's contrast
+    x0, y0 = face.x0, face.y0
+    h, w = face.mask.shape
+    win = gray[y0:y0 + h, x0:x0 + w]
+    inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))).astype(bool)
+    if not inner.any():
+        return None
+    shade = float(np.median(win[inner]))
+    patch = gray[seed.y:seed.y + seed.h, seed.x:seed.x + seed.w]
+    ink = float(patch.min() if seed.dark else patch.max())
+    if abs(ink - shade) < 30:
+        return None
+    level = (ink + shade) / 2.0
+    printed = (inner & ((win < level) if seed.dark else (win > level))).view(np.uint8)
+    count, _labels, stats, cents = cv2.connectedComponentsWithStats(printed, connectivity=8)
+    if count < 2:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    pts = cv2.perspectiveTransform(
+        np.add(cents[1:], (x0, y0)).reshape(-1, 1, 2).astype(np.float32), to_card).reshape(-1, 2)
+    corner = (np.abs(pts[:, 0]) > PIP_CORNER[0]) & (np.abs(pts[:, 1]) > PIP_CORNER[1] * aspect)
+    body = ~corner & (areas >= PIP_LEAST_AREA)
+    if not body.any():
+        return None
+    # the pips: the print of the body of the card, all of one size but for specks
+    pip_area = float(np.median(areas[body][areas[body] >= 0.5 * areas[body].max()]))
+    significant = body & (areas >= PIP_SPECK * pip_area)
+    pip = significant & (areas >= pip_area / PIP_AREA) & (areas <= pip_area * PIP_AREA)
+    if (significant & ~pip).any():
+        return None  # other print on the face: a picture, a pip cut by glare or not made out
+    uv = pts[pip].astype(np.float64)
+    boxes = stats[1:][pip]
+    if np.maximum(boxes[:, 2], boxes[:, 3]).max() > PIP_MOST * short:
+        return None  # a picture in the middle of the face, not a pip
+    size = float(np.median(np.maximum(boxes[:, 2], boxes[:, 3]))) / short  # in card widths
+    rank = _layout(uv, size)
+    if aspect < PIP_SQUARE:  # nearly square as seen: the card may lie either way
+        across = _layout(uv[:, ::-1] / aspect, size / aspect)
+        if across is not None and across != rank:
+            rank = None if rank is not None else across
+    if rank is None:
+        return None
+    # the most central pip first: the card is placed there
+    order = np.argsort(np.hypot(uv[:, 0], uv[:, 1]))
+    pips = [Glyph(int(x) + x0, int(y) + y0, int(bw), int(bh), float(cx) + x0, float(cy) + y0,
+                  seed.dark)
+            for (x, y, bw, bh, _area), (cx, cy) in zip(boxes[order], cents[1:][pip][order],
+                                                       strict=True)]
+    return _PipFace(face, rank, pips)
+
+
+def _layout(uv: npt.NDArray[np.float64], size: float) -> str | None:
+    """The rank of pips at ``uv`` (card coordinates: the card's width 1, its middle at 0) laid
+    out as a standard layout, or None: so many pips in the middle column and in each side
+    column, mirrored across the card's long middle line, and through its centre but for a 7's
+    odd pip (an ace's one pip in the centre). ``size`` is a pip's, in card widths."""
+    middle = np.abs(uv[:, 0]) < PIP_MIRROR * size
+    side = uv[~middle]
+    if (side[:, 0] < 0).sum() != (side[:, 0] > 0).sum():
+        return None
+    rank = PIP_LAYOUTS.get((int(middle.sum()), len(side) // 2))
+    if rank is None:
+        return None
+
+    def mirrored(points: npt.NDArray[np.float64], flip: tuple[float, float]) -> bool:
+        image = points * flip
+        dist = np.hypot(image[:, None, 0] - points[None, :, 0],
+                        image[:, None, 1] - points[None, :, 1])
+        return bool((dist.min(axis=1) <= PIP_MIRROR * size).all())
+
+    if not mirrored(uv, (-1.0, 1.0)):
+        return None
+    centred = uv
+    if rank == "7":  # its odd pip lies off the centre, on the middle column
+        odd = int(np.argmax(np.where(middle, np.abs(uv[:, 1]), -1.0)))
+        centred = np.delete(uv, odd, axis=0)
+    if not mirrored(centred, (-1.0, -1.0)):
+        return None
+    if rank == "A" and abs(uv[0, 1]) > PIP_MIRROR * size:
+        return None
+    return rank
+
+
+def _in_quads(points: npt.NDArray[np.float64], quads: npt.NDArray[np.float64]
+              ) -> npt.NDArray[np.bool_]:
+    """Whether each point (n x 2) lies in any of the convex quadrilaterals (m x 4 x 2)."""
+    edge = np.roll(quads, -1, axis=1) - quads  # m x 4 x 2
+    rel = points[:, None, None, :] - quads[None]  # n x m x 4 x 2
+    cross = edge[None, :, :, 0] * rel[..., 1] - edge[None, :, :, 1] * rel[..., 0]
+    inside = (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
+    return np.asarray(np.any(inside, axis=1), dtype=np.bool_)
+
+
+def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray: Image,
+              read: ReadFn | None, found: list[_Found]) -> list[_Found]:
+    """Cards read by counting the pips of faces in full view (:func:`_pip_face`), traced around
+    each likely rank and suit not on a face traced already. With ``read`` (the classifier) the
+    pips are read as glyphs of their own. The suit is the one most of the pips are read as (as
+    sure as its surest reading); a pip read as another suit must be unsure, and the pips read so
+    fewer than a quarter of the others. A rank read on the face must not name another rank."""
+    seeds = [g for g in glyphs if g.prob >= PIP_PROB
+             and (g.label in SUIT_CLASSES or g.label in RANK_CLASSES)]
+    # the cards already read surely from an index need no counting
+    sure = [f.quad for f in found
+            if 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright) >= PIP_SKIP_SURE]
+    if sure and seeds:
+        held = _in_quads(np.array([(g.cx, g.cy) for g in seeds]), np.array(sure))
+        seeds = [g for g, h in zip(seeds, held, strict=True) if not h]
+    traced: list[_Face] = []
+    counted: list[_PipFace] = []
+    for seed in sorted(seeds, key=lambda g: (g.label not in SUIT_CLASSES, -g.prob)):
+        if any(f.holds(seed) for f in traced):
+            continue
+        got = _pip_face(seed, gray)
+        if got is not None:
+            traced.append(got.face)
+            counted.append(got)
+    if not counted:
+        return []
+    reread = read([p for c in counted for p in c.pips]) if read is not None else []
+    out: list[_Found] = []
+    at = 0
+    for c in counted:
+        mine = reread[at:at + len(c.pips)]
+        at += len(c.pips)
+        label = "6" if c.rank in "69" else c.rank
+        dark = c.pips[0].dark
+        if any(r.dark == dark and r.prob >= PIP_VETO and r.label != label and c.face.holds(r)
+               for r in ranks):
+            continue  # a rank read on the face that names another is a doubt
+        # the suits read of the pips themselves (not of a small print within a larger blot)
+        on_pips = [s for s in suits if s.dark == dark and s.prob >= PIP_PROB
+                   and any(p.x <= s.cx < p.x + p.w and p.y <= s.cy < p.y + p.h
+                           and 0.6 <= s.size / p.size <= 1.6 for p in c.pips)]
+        on_pips += [s for s in mine if s.label in SUIT_CLASSES and s.prob >= PIP_PROB]
+        named = Counter(s.label for s in on_pips).most_common()
+        if not named:
+            continue
+        suit_label, agree = named[0]
+        against = [s for s in on_pips if s.label != suit_label]
+        if 4 * len(against) >= agree or any(s.prob >= PIP_AGAINST for s in against):
+            continue
+        best = max((s for s in on_pips if s.label == suit_label), key=lambda s: s.prob)
+        middle = c.pips[0]
+        rank = replace(middle, label=label, prob=PIP_COUNT_PROB)
+        suit = replace(middle, label=best.label, prob=best.prob)
+        out.append(_Found(rank, suit, False, PIP_COUNT_PROB, best.prob, c.face.quad(middle),
+                          six_nine=c.rank if label == "6" else None))
+    return out
+
+
 def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
-             image: Image | None = None, upright: UprightFn | None = None) -> FrameResult:
+             image: Image | None = None, upright: UprightFn | None = None,
+             read: ReadFn | None = None) -> FrameResult:
     """Pair ranks with suits into cards; one reading per card, the most confident, made surer by a
     reading from the card's other corner. With the colour ``image``, a rank and a suit printed in
     different inks are not paired. With ``upright``, the glyphs of an index read beside each
-    other are read again turned upright, and each card's confidence weighs both readings."""
+    other are read again turned upright, and each card's confidence weighs both readings. A
+    card in full view is also read by counting its pips (``PIP_COUNT``), with ``read`` (the
+    first classifier) reading the pips found on its face."""
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
     found: list[_Found] = []
@@ -1041,6 +1298,8 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
             found.extend(_half_read(glyphs, ranks, suits, found, upright, inks, gray.shape))
         if AXIS_READ:
             found.extend(_axis_read(glyphs, ranks, found, upright, inks, gray))
+    if PIP_COUNT:
+        found.extend(_pip_read(glyphs, suits, ranks, gray, read, found))
     readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for f in found:

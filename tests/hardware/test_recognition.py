@@ -40,8 +40,8 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.7740, 0.0023), 0.95: (0.7562, 0.0),
-                      0.7: (0.7989, 0.0132), 0.3: (0.8238, 0.0334)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.7918, 0.0022), 0.95: (0.7722, 0.0),
+                      0.7: (0.8114, 0.0130), 0.3: (0.8363, 0.0329)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -169,7 +169,75 @@ def test_a_rank_without_a_suit_beside_it_takes_the_suit_of_its_face(
     xs, ys = [x for x, _ in seven.quad], [y for _, y in seven.quad]
     assert 480 < min(xs) < 520 and 620 < max(xs) < 660 and 250 < min(ys) < 290
     monkeypatch.setattr(recognize, "FACE_PAIRING", False)
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)  # the faces are in full view
     assert reader.read(scene).cards == []
+
+
+def _bare(card: str) -> np.ndarray:
+    """A committed face with both corner indices painted out: only its pips say what it is."""
+    read = cv2.imread(str(HERUKA / f"{card}.png"))
+    assert read is not None, card
+    face = np.asarray(read, np.uint8)
+    h, w = face.shape[:2]
+    face[3:46, 3:26] = 255
+    face[h - 46:h - 3, w - 26:w - 3] = 255
+    return face
+
+
+def _tilted(scene: np.ndarray, blur: float) -> np.ndarray:
+    """The scene as a camera tilted toward its far side sees it, a little out of focus."""
+    h, w = scene.shape[:2]
+    near = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    seen = np.float32([(130, 60), (w - 130, 60), (w, h), (0, h)])
+    view = cv2.warpPerspective(scene, cv2.getPerspectiveTransform(near, seen), (w, h),
+                               borderValue=FELT)
+    return np.asarray(cv2.GaussianBlur(view, (0, 0), blur), np.uint8)
+
+
+def test_a_card_in_full_view_is_read_by_counting_its_pips(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    cards = ["Ah", "2c", "3d", "4s", "5h", "6c", "7d", "8s", "9h", "Tc"]
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    for i, card in enumerate(cards):
+        _lay(scene, _bare(card), 60 + (i % 5) * 240, 60 + (i // 5) * 330, -25 + i * 11)
+    for view in (scene, _tilted(scene, 1.0)):
+        read = {c.card: c for c in reader.read(view).cards}
+        assert set(read) == set(cards), sorted(read)
+        assert all(c.confidence >= DEFAULT_MIN_CONFIDENCE for c in read.values()), read
+    # placed over the card's face: the 7 of diamonds' face, 136 x 190, is centred at (368, 485)
+    seven = next(c for c in reader.read(scene).cards if c.card == "7d")
+    quad = np.array(seven.quad)
+    sides = sorted(np.hypot(*(np.roll(quad, -1, axis=0) - quad).T))
+    assert np.hypot(*(quad.mean(axis=0) - (368, 485))) < 6, seven.quad
+    assert 126 < sides[0] < 146 and 180 < sides[-1] < 200, sides
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
+    assert reader.read(scene).cards == []
+
+
+def test_pips_are_not_counted_on_a_card_partly_covered_smudged_or_with_a_picture(
+        reader: Recognizer) -> None:
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    # a stud fan: the 9 of spades under the 5 of hearts, two of its pips columns in view
+    _lay(scene, _bare("9s"), 100, 200, 0)
+    _lay(scene, _bare("5h"), 180, 200, 0)
+    # a king, its indices painted out: a picture and a pip
+    _lay(scene, _bare("Kh"), 500, 200, 12)
+    # an 8 with a thumb's smudge over one pip
+    eight = _bare("8c")
+    cv2.circle(eight, (40, 40), 17, (90, 90, 90), -1)
+    _lay(scene, eight, 800, 200, -8)
+    # a 6 with one pip rubbed out: five pips that are no layout
+    six = _bare("6d")
+    six[130:165, 20:60] = 255
+    _lay(scene, six, 1050, 200, 5)
+    # two faces with no border line, touching edge to edge: they trace as one face of a card's
+    # proportions, with four pips in two suits
+    for x, card in ((400, "2c"), (536, "2d")):
+        face = _bare(card)
+        face[:3], face[-3:], face[:, :3], face[:, -3:] = 255, 255, 255, 255
+        _lay(scene, face, x, 450, 0)
+    read = {c.card for c in reader.read(scene).cards}
+    assert read == {"5h"}, read
 
 
 def test_a_faint_rank_beside_a_large_pip_is_looked_for_again_finer(
@@ -179,6 +247,8 @@ def test_a_faint_rank_beside_a_large_pip_is_looked_for_again_finer(
     # found; the finer binarisation around that lonely suit finds the rank (read without the
     # upright classifier, whose second reading makes some cards surer either way)
     reader = Recognizer(min_confidence=0.0, upright_path=None)
+    # the cards lie in full view: counting their pips would read the number cards as well
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
     cards = ["7d", "4h", "9c", "5s", "3s", "8h", "Kd", "Qc"]
     scene = np.full((720, 1280, 3), FELT, np.uint8)
     for i, card in enumerate(cards):
@@ -205,8 +275,10 @@ def test_an_index_half_read_is_read_whole_upright(monkeypatch: pytest.MonkeyPatc
     # the first reading of every rank (then of every suit) is taken away, as where a rank runs
     # into the card's edge or a suit is a few pixels wide: the half still read, with each glyph
     # beside it read upright, gives the card (a 9 told from a 6 by the upright reading). The
-    # reading along the card's edges reads such indices too: it is left out here
+    # reading along the card's edges reads such indices too, and so does counting the pips of
+    # these cards in full view: both are left out here
     monkeypatch.setattr(recognize, "AXIS_READ", False)
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
     reader = Recognizer(min_confidence=0.0)
     cards = ["7d", "4h", "9c", "5s", "Kd", "Qc"]
     scene = np.full((720, 1280, 3), FELT, np.uint8)
@@ -254,7 +326,9 @@ def test_an_unsure_index_is_read_upright_along_its_card_edges(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # every rank read at 0.6 only, and every index suit not read at all, as on small blurred
     # indices: each rank takes the suit of its face's pips, below the threshold; read upright
-    # along its card's edges with the glyph below it, it gives the card
+    # along its card's edges with the glyph below it, it gives the card (counting the pips of
+    # these cards in full view would read the number cards too: it is left out here)
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
     reader = Recognizer(min_confidence=0.0)
     cards = ["7d", "4h", "9c", "5s", "Kd", "Qc"]
     scene = np.full((720, 1280, 3), FELT, np.uint8)
