@@ -187,8 +187,8 @@ def _bare(card: str) -> np.ndarray:
 def _tilted(scene: np.ndarray, blur: float) -> np.ndarray:
     """The scene as a camera tilted toward its far side sees it, a little out of focus."""
     h, w = scene.shape[:2]
-    near = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
-    seen = np.float32([(130, 60), (w - 130, 60), (w, h), (0, h)])
+    near = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
+    seen = np.array([(130, 60), (w - 130, 60), (w, h), (0, h)], np.float32)
     view = cv2.warpPerspective(scene, cv2.getPerspectiveTransform(near, seen), (w, h),
                                borderValue=FELT)
     return np.asarray(cv2.GaussianBlur(view, (0, 0), blur), np.uint8)
