@@ -493,12 +493,14 @@ FACE_CHECK_BELOW = 0.99
 @dataclass(frozen=True, slots=True)
 class _Face:
     """The card face a rank is printed on: its mask, placed at (x0, y0) in the frame, and its
-    outline's points (frame coordinates)."""
+    outline's points (frame coordinates). ``whole`` when it lies within the part of the frame
+    it was traced in (else it may go on beyond: a face cut by that edge can look whole)."""
 
     mask: npt.NDArray[np.uint8]
     x0: int
     y0: int
     outline: npt.NDArray[np.int32]
+    whole: bool = True
 
     def holds(self, g: Glyph) -> bool:
         u, v = int(g.cx) - self.x0, int(g.cy) - self.y0
@@ -565,7 +567,8 @@ def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4) -
     mask = np.zeros(region.shape, np.uint8)
     cv2.drawContours(mask, contours, -1, 1, thickness=cv2.FILLED)
     outline = np.concatenate(contours) + np.array([x0 + x, y0 + y], np.int32)
-    return _Face(mask, x0 + x, y0 + y, outline)
+    whole = x > 0 and y > 0 and x + w < shade.shape[1] and y + h < shade.shape[0]
+    return _Face(mask, x0 + x, y0 + y, outline, whole)
 
 
 def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
@@ -1092,7 +1095,7 @@ def _pip_face(seed: Glyph, gray: Image) -> _PipFace | None:
     indices, pips of one size laid out as a standard layout (mirrored across the card's long
     middle line, and through its centre but for a 7's odd pip). None otherwise."""
     face = _face_of(seed, gray, PIP_CLOSE, PIP_NEAR)
-    if face is None:
+    if face is None or not face.whole:
         return None
     corners = _face_corners(face)
     if corners is None:
@@ -1132,6 +1135,14 @@ def _pip_face(seed: Glyph, gray: Image) -> _PipFace | None:
     corner = (np.abs(pts[:, 0]) > PIP_CORNER[0]) & (np.abs(pts[:, 1]) > PIP_CORNER[1] * aspect)
     body = ~corner & (areas >= PIP_LEAST_AREA)
     if not body.any():
+        return None
+    # the corner indices, in two opposite corners: a face cut across (by another card, by the
+    # edge of the picture) has lost one of them, and can look whole
+    printed_corners = {(bool(x > 0), bool(y > 0)) for (x, y), c, area in zip(pts, corner, areas,
+                                                                              strict=True)
+                       if c}
+    if not ({(True, True), (False, False)} <= printed_corners
+            or {(True, False), (False, True)} <= printed_corners):
         return None
     # the pips: the print of the body of the card, all of one size but for specks
     pip_area = float(np.median(areas[body][areas[body] >= 0.5 * areas[body].max()]))

@@ -40,8 +40,8 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.7918, 0.0022), 0.95: (0.7722, 0.0),
-                      0.7: (0.8114, 0.0130), 0.3: (0.8363, 0.0329)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.7900, 0.0022), 0.95: (0.7705, 0.0),
+                      0.7: (0.8096, 0.0130), 0.3: (0.8345, 0.0330)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -173,14 +173,15 @@ def test_a_rank_without_a_suit_beside_it_takes_the_suit_of_its_face(
     assert reader.read(scene).cards == []
 
 
-def _bare(card: str) -> np.ndarray:
-    """A committed face with both corner indices painted out: only its pips say what it is."""
+def _worn(card: str) -> np.ndarray:
+    """A committed face whose two corner indices are worn past reading (blurred to grey
+    smudges): only its pips say what it is."""
     read = cv2.imread(str(HERUKA / f"{card}.png"))
     assert read is not None, card
     face = np.asarray(read, np.uint8)
     h, w = face.shape[:2]
-    face[3:46, 3:26] = 255
-    face[h - 46:h - 3, w - 26:w - 3] = 255
+    for ys, xs in ((slice(3, 46), slice(3, 26)), (slice(h - 46, h - 3), slice(w - 26, w - 3))):
+        face[ys, xs] = cv2.GaussianBlur(face[ys, xs], (0, 0), 3.0)
     return face
 
 
@@ -199,45 +200,71 @@ def test_a_card_in_full_view_is_read_by_counting_its_pips(
     cards = ["Ah", "2c", "3d", "4s", "5h", "6c", "7d", "8s", "9h", "Tc"]
     scene = np.full((720, 1280, 3), FELT, np.uint8)
     for i, card in enumerate(cards):
-        _lay(scene, _bare(card), 60 + (i % 5) * 240, 60 + (i // 5) * 330, -25 + i * 11)
+        _lay(scene, _worn(card), 60 + (i % 5) * 240, 60 + (i // 5) * 330, -25 + i * 11)
     for view in (scene, _tilted(scene, 1.0)):
-        read = {c.card: c for c in reader.read(view).cards}
-        assert set(read) == set(cards), sorted(read)
-        assert all(c.confidence >= DEFAULT_MIN_CONFIDENCE for c in read.values()), read
+        read = {c.card for c in reader.read(view).cards if c.confidence >= DEFAULT_MIN_CONFIDENCE}
+        assert read == set(cards), sorted(read)
     # placed over the card's face: the 7 of diamonds' face, 136 x 190, is centred at (368, 485)
     seven = next(c for c in reader.read(scene).cards if c.card == "7d")
     quad = np.array(seven.quad)
     sides = sorted(np.hypot(*(np.roll(quad, -1, axis=0) - quad).T))
     assert np.hypot(*(quad.mean(axis=0) - (368, 485))) < 6, seven.quad
     assert 126 < sides[0] < 146 and 180 < sides[-1] < 200, sides
+    # the worn indices alone name none of them surely
     monkeypatch.setattr(recognize, "PIP_COUNT", False)
-    assert reader.read(scene).cards == []
+    assert all(c.confidence < DEFAULT_MIN_CONFIDENCE for c in reader.read(scene).cards)
 
 
 def test_pips_are_not_counted_on_a_card_partly_covered_smudged_or_with_a_picture(
         reader: Recognizer) -> None:
     scene = np.full((720, 1280, 3), FELT, np.uint8)
     # a stud fan: the 9 of spades under the 5 of hearts, two of its pips columns in view
-    _lay(scene, _bare("9s"), 100, 200, 0)
-    _lay(scene, _bare("5h"), 180, 200, 0)
-    # a king, its indices painted out: a picture and a pip
-    _lay(scene, _bare("Kh"), 500, 200, 12)
+    _lay(scene, _worn("9s"), 100, 150, 0)
+    _lay(scene, _worn("5h"), 180, 150, 0)
+    # a king, its indices worn: a picture and a pip
+    _lay(scene, _worn("Kh"), 500, 150, 12)
     # an 8 with a thumb's smudge over one pip
-    eight = _bare("8c")
-    cv2.circle(eight, (40, 40), 17, (90, 90, 90), -1)
-    _lay(scene, eight, 800, 200, -8)
+    eight = _worn("8c")
+    cv2.circle(eight, (40, 50), 17, (90, 90, 90), -1)
+    _lay(scene, eight, 800, 150, -8)
     # a 6 with one pip rubbed out: five pips that are no layout
-    six = _bare("6d")
+    six = _worn("6d")
     six[130:165, 20:60] = 255
-    _lay(scene, six, 1050, 200, 5)
+    _lay(scene, six, 1050, 150, 5)
     # two faces with no border line, touching edge to edge: they trace as one face of a card's
     # proportions, with four pips in two suits
-    for x, card in ((400, "2c"), (536, "2d")):
-        face = _bare(card)
+    for x, card in ((60, "2c"), (196, "2d")):
+        face = _worn(card)
         face[:3], face[-3:], face[:, :3], face[:, -3:] = 255, 255, 255, 255
-        _lay(scene, face, x, 450, 0)
-    read = {c.card for c in reader.read(scene).cards}
+        _lay(scene, face, x, 420, 0)
+    # cards cut by the picture's edge: what is in view looks like a whole card of fewer pips
+    # (the 10 as a 5, the 9 as a 7, the 6 as a 4)
+    for x, card, seen in ((500, "Ts", 114), (750, "9s", 150), (1000, "6h", 126)):
+        _lay(scene, _worn(card), x, 720 - seen, 0)
+    read = {c.card for c in reader.read(scene).cards if c.confidence >= DEFAULT_MIN_CONFIDENCE}
     assert read == {"5h"}, read
+
+
+def test_a_face_traced_past_the_reach_of_its_glyph_is_not_taken_for_whole(
+        recognizer: Recognizer) -> None:
+    # a large card (218 x 304): from the small suit of its index (21 px) the face is traced ten
+    # of its sizes around, which cuts off its far end; from the larger rank (29 px), the whole
+    from hardware.camera.recognize import _face_of
+
+    read = cv2.imread(str(HERUKA / "8c.png"))
+    assert read is not None
+    face = cv2.resize(read, None, fx=1.6, fy=1.6, interpolation=cv2.INTER_AREA)
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    _lay(scene, face, 400, 150, 0)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    glyphs = [g for g in recognizer.classify(scene, gray, candidate_glyphs(gray))
+              if g.prob >= 0.5 and g.label in "8c"]
+    suit = min((g for g in glyphs if g.label == "c"), key=lambda g: g.cy)
+    rank = min((g for g in glyphs if g.label == "8"), key=lambda g: g.cy)
+    cut, whole = _face_of(suit, gray, 0.0, 0.3), _face_of(rank, gray, 0.0, 0.3)
+    assert cut is not None and whole is not None
+    assert not cut.whole and whole.whole
+    assert cut.mask.shape[0] < 285 < whole.mask.shape[0], (cut.mask.shape, whole.mask.shape)
 
 
 def test_a_faint_rank_beside_a_large_pip_is_looked_for_again_finer(
