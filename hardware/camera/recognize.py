@@ -151,10 +151,39 @@ def _components(binary: Image, dark: bool) -> list[Glyph]:
 
 
 def candidate_glyphs(gray: Image) -> list[Glyph]:
-    """Connected components of index-character size, in both polarities."""
-    # the two polarities of one adaptive threshold are each other's complement
-    light = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 31, 12)
-    return _components(cv2.bitwise_not(light), True) + _components(light, False)
+    """Connected components of index-character size, in both polarities; light ones also from
+    a stricter threshold (``STRICT_LIGHT_C``), where the first finds none."""
+    # an adaptive threshold (mean of 31 x 31, 12 below it), its two polarities each other's
+    # complement; computed from the mean as cv2.adaptiveThreshold does, the mean kept for the
+    # stricter threshold: src - mean > -12, that is src >= mean - 11 (saturated at 0)
+    mean = cv2.boxFilter(gray, -1, (31, 31), borderType=cv2.BORDER_REPLICATE)
+    light = cv2.compare(gray, cv2.subtract(mean, np.full_like(mean, 11)), cv2.CMP_GE)
+    found = _components(cv2.bitwise_not(light), True) + _components(light, False)
+    if STRICT_LIGHT_C is not None:
+        strict = cv2.compare(gray, cv2.add(mean, np.full_like(mean, -STRICT_LIGHT_C)),
+                             cv2.CMP_GT)
+        found += _standing_out(gray, mean, _unheld(_components(strict, False), found))
+    return found
+
+
+def _standing_out(gray: Image, mean: Image, glyphs: list[Glyph]) -> list[Glyph]:
+    """The light glyphs that stand out from a darker face: the neighbourhood's mean at the
+    glyph lies at least ``STRICT_STANDS_OUT`` of the glyph's brightest pixel below it (a light
+    glyph on a dark face, not a piece of light face between dark print)."""
+    if not glyphs:
+        return []
+    top = np.array([int(gray[g.y:g.y + g.h, g.x:g.x + g.w].max()) for g in glyphs], np.float64)
+    face = mean[np.array([int(g.cy) for g in glyphs]), np.array([int(g.cx) for g in glyphs])]
+    keep = top - face >= STRICT_STANDS_OUT * top
+    return [g for g, k in zip(glyphs, keep, strict=True) if k]
+
+
+#: light print on a dark face is also cut out where it stands this far above its neighbourhood's
+#: mean (the offset of an adaptive threshold: negative is above). The first threshold, 12 below
+#: the mean, keeps the face around such print when a lit border or other print nearby lifts the
+#: mean, and the print is then no glyph of its own. None: no second threshold.
+STRICT_LIGHT_C: int | None = -8
+STRICT_STANDS_OUT = 0.3
 
 
 #: the finer binarisation looked at around a rank or suit read with no partner in reach: a small

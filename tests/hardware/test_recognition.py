@@ -40,8 +40,8 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.7900, 0.0022), 0.95: (0.7705, 0.0),
-                      0.7: (0.8096, 0.0130), 0.3: (0.8345, 0.0330)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8060, 0.0022), 0.95: (0.7918, 0.0),
+                      0.7: (0.8238, 0.0128), 0.3: (0.8523, 0.0304)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -193,6 +193,44 @@ def _tilted(scene: np.ndarray, blur: float) -> np.ndarray:
     view = cv2.warpPerspective(scene, cv2.getPerspectiveTransform(near, seen), (w, h),
                                borderValue=FELT)
     return np.asarray(cv2.GaussianBlur(view, (0, 0), blur), np.uint8)
+
+
+def _printed_light(card: str, face: tuple[int, int, int]) -> np.ndarray:
+    """A committed face printed the other way round: grey print on a dark face (``face``, BGR)
+    inside a light border, three quarters of its size."""
+    read = cv2.imread(str(HERUKA / f"{card}.png"), cv2.IMREAD_GRAYSCALE)
+    assert read is not None, card
+    printed = (255.0 - np.asarray(read, np.float32))[:, :, None] / 255.0
+    out = np.asarray(face, np.float32) * (1.0 - printed) + 100.0 * printed
+    out[:4], out[-4:], out[:, :4], out[:, -4:] = 200, 200, 200, 200
+    return cv2.resize(out.astype(np.uint8), None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
+
+
+def test_light_print_on_a_dark_face_is_cut_out_by_the_stricter_threshold(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a deck printed grey on dark red and black faces with a light border, a little out of
+    # focus: the first threshold, below the mean that the border and the pips lift, keeps the
+    # face around many of its indices, and the stricter one cuts them out
+    cards = [r + "h" for r in "23456789TA"] + [r + "s" for r in "2345678"]
+    scene = np.full((720, 1280, 3), (110, 60, 20), np.uint8)
+    for i, card in enumerate(cards):
+        face = _printed_light(card, (6, 6, 75) if card[1] == "h" else (20, 20, 20))
+        _lay(scene, face, 40 + (i % 7) * 180, 20 + (i // 7) * 180, (i * 37) % 360)
+    blurred = cv2.GaussianBlur(scene, (0, 0), 0.8)
+    ok, jpeg = cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    assert ok
+    view = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+    def sure() -> set[str]:
+        return {c.card for c in reader.read(view).cards if c.confidence >= DEFAULT_MIN_CONFIDENCE}
+
+    read = sure()
+    assert read <= set(cards), sorted(read - set(cards))
+    monkeypatch.setattr(recognize, "STRICT_LIGHT_C", None)
+    first_only = sure()
+    assert first_only <= set(cards), sorted(first_only - set(cards))
+    assert len(read) >= len(first_only) + 4, (sorted(read), sorted(first_only))
+    assert first_only <= read
 
 
 def test_a_card_in_full_view_is_read_by_counting_its_pips(
