@@ -203,7 +203,8 @@ def _printed_light(card: str, face: tuple[int, int, int]) -> np.ndarray:
     printed = (255.0 - np.asarray(read, np.float32))[:, :, None] / 255.0
     out = np.asarray(face, np.float32) * (1.0 - printed) + 100.0 * printed
     out[:4], out[-4:], out[:, :4], out[:, -4:] = 200, 200, 200, 200
-    return cv2.resize(out.astype(np.uint8), None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(out.astype(np.uint8), None, fx=0.75, fy=0.75,
+                                 interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def test_light_print_on_a_dark_face_is_cut_out_by_the_stricter_threshold(
@@ -219,7 +220,7 @@ def test_light_print_on_a_dark_face_is_cut_out_by_the_stricter_threshold(
     blurred = cv2.GaussianBlur(scene, (0, 0), 0.8)
     ok, jpeg = cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, 80])
     assert ok
-    view = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    view = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
 
     def sure() -> set[str]:
         return {c.card for c in reader.read(view).cards if c.confidence >= DEFAULT_MIN_CONFIDENCE}
