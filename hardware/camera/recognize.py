@@ -183,6 +183,8 @@ def _standing_out(gray: Image, mean: Image, glyphs: list[Glyph]) -> list[Glyph]:
 #: the mean, keeps the face around such print when a lit border or other print nearby lifts the
 #: mean, and the print is then no glyph of its own. None: no second threshold.
 STRICT_LIGHT_C: int | None = -8
+#: a glyph of the stricter threshold is kept when the mean at its centre lies this share of its
+#: brightest pixel below that pixel (``_standing_out``)
 STRICT_STANDS_OUT = 0.3
 
 
@@ -299,8 +301,8 @@ def _patches(both: Image, glyphs: list[Glyph],
         flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         cuts[k] = cv2.warpAffine(both, m, (PATCH, PATCH), flags=flags,
                                  borderMode=cv2.BORDER_REPLICATE)
-    # the two channels written in place into the batch (a fifth of the time of whole-array
-    # steps for a frame's patches)
+    # the two channels written in place into the batch (a seventh of the time of whole-array
+    # steps: 0.75 against 5.0 ms for a frame's 126 candidates)
     out = np.empty((len(glyphs), 2, PATCH, PATCH), np.float32)
     p = out[:, 0]
     np.copyto(p, cuts[:, :, :, 3])
