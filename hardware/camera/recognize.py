@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -101,6 +101,10 @@ class Glyph:
     prob: float = 0.0
     #: centroid of the glyph's enclosed holes (for 6/9), or None
     hole: tuple[float, float] | None = None
+    #: the suit it looks most like and how much, whatever it was read as (a pip read ``other``
+    #: may still look like a suit)
+    suit: str = ""
+    suit_prob: float = 0.0
     #: the longer side of its box (set from it; the pairing rules ask for it thousands of times
     #: a frame)
     size: float = field(init=False, repr=False, compare=False)
@@ -455,7 +459,9 @@ class Recognizer:
         out = []
         for g, p in zip(glyphs, probs, strict=True):
             k = int(p.argmax())
-            out.append(Glyph(g.x, g.y, g.w, g.h, g.cx, g.cy, g.dark, CLASSES[k], float(p[k])))
+            s = int(_SUIT_CLASS_IDS[int(p[_SUIT_CLASS_IDS].argmax())])
+            out.append(Glyph(g.x, g.y, g.w, g.h, g.cx, g.cy, g.dark, CLASSES[k], float(p[k]),
+                             suit=CLASSES[s], suit_prob=float(p[s])))
         return out
 
     def read(self, image: Image) -> FrameResult:
@@ -565,6 +571,9 @@ FACE_MAX_AREA = 120.0
 FACE_PAIRING = True
 #: a card read below this confidence from its index is checked against the pips of its face
 FACE_CHECK_BELOW = 0.99
+#: a glyph on the face not read as a suit that looks like another suit this much (or more)
+#: leaves the face's suit in doubt (None: such glyphs are not looked at)
+FACE_DOUBT: float | None = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -649,7 +658,8 @@ def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4) -
 
 
 def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
-               inks: _Inks | None = None) -> tuple[Glyph, float, _Face] | None:
+               inks: _Inks | None = None, doubts: Sequence[Glyph] = ()
+               ) -> tuple[Glyph, float, _Face] | None:
     """The suit of the pips on the rank's own card face, when they all agree (and, with the
     glyphs' ``inks``, are printed in the rank's ink): the nearest of them, the most confident
     reading among them, and the face."""
@@ -664,6 +674,12 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
     inside = [s for s in suits if s.dark == rank.dark and 0.35 <= s.size / rank.size <= 3.5
               and face.holds(s)]
     if not inside or len({s.label for s in inside}) != 1:
+        return None
+    # the glyphs read otherwise that look like another suit must be fewer than those read as
+    # the suit (a king's small index spade read as a club, its one large spade read ``other`` at
+    # 0.54 and a spade at 0.43)
+    if sum(g.suit != inside[0].label and g.dark == rank.dark
+           and 0.35 <= g.size / rank.size <= 3.5 and face.holds(g) for g in doubts) >= len(inside):
         return None
     if INK_CHECK and inks is not None and not all(inks.same(rank, s) for s in inside):
         return None
@@ -1359,6 +1375,8 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
     first classifier) reading the pips found on its face."""
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
+    doubts = [] if FACE_DOUBT is None else [
+        g for g in glyphs if g.label not in SUIT_CLASSES and g.suit_prob >= FACE_DOUBT]
     found: list[_Found] = []
     inks = None if image is None else _Inks(image)
     for r in ranks:
@@ -1368,7 +1386,7 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
         beside = s is not None
         suit_prob, quad = (0.0, None) if s is None else (s.prob, _card_quad(r, s))
         if FACE_PAIRING and r.prob * suit_prob < FACE_CHECK_BELOW:
-            on_face = _face_suit(r, suits, ranks, gray, inks)
+            on_face = _face_suit(r, suits, ranks, gray, inks, doubts)
             if on_face is not None and s is None:
                 s, suit_prob, quad = on_face[0], on_face[1], on_face[2].quad(r)
             elif on_face is not None and s is not None and on_face[0].label == s.label:

@@ -40,8 +40,8 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8060, 0.0022), 0.95: (0.7918, 0.0),
-                      0.7: (0.8238, 0.0128), 0.3: (0.8523, 0.0304)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8060, 0.0), 0.95: (0.7918, 0.0),
+                      0.7: (0.8238, 0.0107), 0.3: (0.8523, 0.0284)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -171,6 +171,42 @@ def test_a_rank_without_a_suit_beside_it_takes_the_suit_of_its_face(
     monkeypatch.setattr(recognize, "FACE_PAIRING", False)
     monkeypatch.setattr(recognize, "PIP_COUNT", False)  # the faces are in full view
     assert reader.read(scene).cards == []
+
+
+def test_a_face_whose_pips_look_like_another_suit_gives_its_rank_no_suit() -> None:
+    # a king on a light card, its small index suit read as a club; its one large pip read
+    # ``other``, but looking more like a spade than any other suit (0.43): the face's suit is in
+    # doubt and the king takes none. Two pips read as clubs outnumber it, and the king is a club
+    from hardware.camera.recognize import FACE_DOUBT, _face_suit
+
+    assert FACE_DOUBT is not None
+    gray = np.full((400, 400), 40, np.uint8)
+    cv2.rectangle(gray, (100, 100), (240, 300), 230, -1)
+    for x, y, half in ((117, 120, 8), (222, 280, 6), (170, 200, 14), (170, 150, 8)):
+        cv2.rectangle(gray, (x - half, y - half), (x + half, y + half), 30, -1)
+    king = _glyph("K", 0.999, 117, 120, 20)
+    index_club = _glyph("c", 0.91, 222, 280, 12)
+    pip = replace(_glyph("other", 0.54, 170, 200, 28), suit="s", suit_prob=0.43)
+    club_pip = _glyph("c", 0.95, 170, 150, 16)
+
+    def suit(suits: list[Glyph], doubts: list[Glyph]) -> tuple[str, float] | None:
+        on_face = _face_suit(king, suits, [king], gray, None, doubts)
+        return None if on_face is None else (on_face[0].label, on_face[1])
+
+    assert suit([index_club], []) == ("c", 0.91)
+    assert suit([index_club], [pip]) is None
+    assert suit([index_club, club_pip], [pip]) == ("c", 0.95)
+    # a glyph looking like the same suit, or lying off the face, leaves it as it was
+    assert suit([index_club], [replace(pip, suit="c")]) == ("c", 0.91)
+    assert suit([index_club], [replace(pip, cx=300.0, cy=200.0)]) == ("c", 0.91)
+
+    # through the whole pairing: a glyph is a doubt from FACE_DOUBT of another suit
+    def cards(pip_suit_prob: float) -> list[str]:
+        glyphs = [king, index_club, replace(pip, suit_prob=pip_suit_prob)]
+        return [c.card for c in assemble(glyphs, gray, 0.0).cards]
+
+    assert cards(FACE_DOUBT) == []
+    assert cards(FACE_DOUBT - 0.01) == ["Kc"]
 
 
 def _worn(card: str) -> np.ndarray:
