@@ -364,6 +364,15 @@ def glyph_hole(gray: Image, g: Glyph) -> tuple[float, float] | None:
     return (x0 + hole[0] / scale, y0 + hole[1] / scale)
 
 
+def _read_as(g: Glyph, probs: npt.NDArray[np.float32]) -> Glyph:
+    """The glyph as the first classifier's ``probs`` read it: its likeliest class, and the suit
+    it looks most like."""
+    k = int(probs.argmax())
+    s = int(_SUIT_CLASS_IDS[int(probs[_SUIT_CLASS_IDS].argmax())])
+    return replace(g, label=CLASSES[k], prob=float(probs[k]), suit=CLASSES[s],
+                   suit_prob=float(probs[s]))
+
+
 def _read_net(path: Path) -> Any:
     """An ONNX classifier for ``cv2.dnn``, on OpenCV's classic engine where the engine can be
     chosen (OpenCV 4.10 and later; it runs these small networks faster than the new one)."""
@@ -420,8 +429,7 @@ class Recognizer:
         if not glyphs:
             return []
         probs = self._probabilities(_patches(both, glyphs))
-        return [replace(g, label=CLASSES[int(p.argmax())], prob=float(p.max()))
-                for g, p in zip(glyphs, probs, strict=True)]
+        return [_read_as(g, p) for g, p in zip(glyphs, probs, strict=True)]
 
     def _probabilities(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         return _softmax_forward(self.net, batch)
@@ -456,13 +464,7 @@ class Recognizer:
                                                              len(recheck), -1)
             mean = np.exp(log.mean(axis=0))
             probs[recheck] = mean / mean.sum(axis=1, keepdims=True)
-        out = []
-        for g, p in zip(glyphs, probs, strict=True):
-            k = int(p.argmax())
-            s = int(_SUIT_CLASS_IDS[int(p[_SUIT_CLASS_IDS].argmax())])
-            out.append(Glyph(g.x, g.y, g.w, g.h, g.cx, g.cy, g.dark, CLASSES[k], float(p[k]),
-                             suit=CLASSES[s], suit_prob=float(p[s])))
-        return out
+        return [_read_as(g, p) for g, p in zip(glyphs, probs, strict=True)]
 
     def read(self, image: Image) -> FrameResult:
         """Recognise the face-up cards of a BGR frame."""
