@@ -173,6 +173,23 @@ def test_a_rank_without_a_suit_beside_it_takes_the_suit_of_its_face(
     assert reader.read(scene).cards == []
 
 
+def test_each_glyph_keeps_the_suit_it_looks_most_like(recognizer: Recognizer) -> None:
+    # whatever a glyph is read as, the classifier's likeliest suit for it is kept with it: its
+    # own reading when it is read as a suit, less likely than its reading otherwise
+    face = cv2.imread(str(HERUKA / "Kh.png"))
+    assert face is not None
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    _lay(scene, face, 500, 200, 20)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    read = recognizer.classify(scene, gray, candidate_glyphs(gray))
+    assert all(len(g.suit) == 1 and g.suit in "cdhs" for g in read)
+    assert all((g.suit, g.suit_prob) == (g.label, g.prob) for g in read if g.label in "cdhs")
+    assert all(0.0 < g.suit_prob <= g.prob for g in read)
+    # the king's ranks are read as kings, and look like hearts less than they look like kings
+    kings = [g for g in read if g.label == "K" and g.prob >= 0.9]
+    assert kings and all(g.suit_prob < 0.1 for g in kings)
+
+
 def test_a_face_whose_pips_look_like_another_suit_gives_its_rank_no_suit() -> None:
     # a king on a light card, its small index suit read as a club; its one large pip read
     # ``other``, but looking more like a spade than any other suit (0.43): the face's suit is in
