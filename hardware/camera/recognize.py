@@ -576,6 +576,10 @@ FACE_CHECK_BELOW = 0.99
 #: a glyph on the face not read as a suit that looks like another suit this much (or more)
 #: leaves the face's suit in doubt (None: such glyphs are not looked at)
 FACE_DOUBT: float | None = 0.3
+#: suits on the face that disagree: the largest glyphs' suit stands when every glyph read as
+#: another suit is smaller than theirs by this factor or more (None: any disagreement leaves
+#: the face unread)
+FACE_PIP_OVER: float | None = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -675,8 +679,12 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
             return None
     inside = [s for s in suits if s.dark == rank.dark and 0.35 <= s.size / rank.size <= 3.5
               and face.holds(s)]
-    if not inside or len({s.label for s in inside}) != 1:
+    if not inside:
         return None
+    if len({s.label for s in inside}) != 1:
+        inside = _larger_suit(inside)
+        if not inside:
+            return None
     # the glyphs read otherwise that look like another suit must be fewer than those read as
     # the suit (a king's small index spade read as a club, its one large spade read ``other`` at
     # 0.54 and a spade at 0.43)
@@ -687,6 +695,20 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
         return None
     nearest = min(inside, key=lambda s: math.hypot(s.cx - rank.cx, s.cy - rank.cy))
     return nearest, max(s.prob for s in inside), face
+
+
+def _larger_suit(suits: list[Glyph]) -> list[Glyph]:
+    """Of suits on a face that disagree, those of the largest glyph's suit, when every glyph of
+    another suit is ``FACE_PIP_OVER`` times smaller than each of them (a face's large pips are
+    read surer than its small index suit); else none."""
+    if FACE_PIP_OVER is None:
+        return []
+    label = max(suits, key=lambda s: s.size).label
+    kept = [s for s in suits if s.label == label]
+    rest = [s for s in suits if s.label != label]
+    if min(s.size for s in kept) < FACE_PIP_OVER * max(s.size for s in rest):
+        return []
+    return kept
 
 
 def _agreeing_suit_prob(rank: Glyph, suit: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> float:
