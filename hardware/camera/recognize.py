@@ -67,6 +67,7 @@ RANK_CLASSES = frozenset("2345678TJQKA")
 SUIT_CLASSES = frozenset("cdhs")
 _RANK_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in RANK_CLASSES])
 _SUIT_CLASS_IDS = np.array([i for i, c in enumerate(CLASSES) if c in SUIT_CLASSES])
+_OTHER = CLASSES.index("other")
 PATCH = 32
 #: patches given to the classifier at a time: ``cv2.dnn`` reads them about a sixth faster a
 #: patch in batches of 32 than of 128 or more (0.091 against 0.109 ms on the build machine)
@@ -166,7 +167,9 @@ def candidate_glyphs(gray: Image) -> list[Glyph]:
     if STRICT_LIGHT_C is not None:
         strict = cv2.compare(gray, cv2.add(mean, np.full_like(mean, -STRICT_LIGHT_C)),
                              cv2.CMP_GT)
-        found += _standing_out(gray, mean, _unheld(_components(strict, False), found))
+        # not yet read, any candidate much larger than a glyph inside it may be print joined
+        found += _standing_out(gray, mean, _unheld(_components(strict, False), found,
+                                                   np.ones(len(found), bool)))
     return found
 
 
@@ -199,15 +202,21 @@ FINE_BLOCK, FINE_C = 11, 6
 #: how far around such a glyph the finer binarisation is looked at, in glyph sizes
 FINE_REACH = 3.0
 FINE_CANDIDATES = True
+#: a candidate read ``other`` (or not read yet, for the stricter threshold) this many times the
+#: area of a glyph found inside it does not hold that glyph (the coarse threshold joined it to a
+#: large pip beside it); None: it does
+HELD_AREA: float | None = 8.0
 
 
 def _boxes(glyphs: list[Glyph]) -> npt.NDArray[np.int64]:
     return np.array([(g.x, g.y, g.x + g.w, g.y + g.h) for g in glyphs], np.int64).reshape(-1, 4)
 
 
-def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph]) -> list[Glyph]:
+def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
+                    loose: Sequence[bool] | npt.NDArray[np.bool_] = ()) -> list[Glyph]:
     """Candidates from a finer binarisation around ``lonely`` glyphs (a rank with no suit in
-    reach, or a suit with no rank), other than those ``have`` already holds (``_unheld``)."""
+    reach, or a suit with no rank), other than those ``have`` already holds (``_unheld``; those
+    of ``have`` marked in ``loose`` hold only glyphs of at least 1/``HELD_AREA`` their area)."""
     out: list[Glyph] = []
     for dark in (True, False):
         seeds = [g for g in lonely if g.dark == dark]
@@ -232,7 +241,7 @@ def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph]) -> list
                 gray[y0:y1, x0:x1], 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, FINE_BLOCK, FINE_C))
             out.extend(Glyph(g.x + x0, g.y + y0, g.w, g.h, g.cx + x0, g.cy + y0, dark)
                        for g in _components(binary, dark))
-    return _unheld(out, have)
+    return _unheld(out, have, loose)
 
 
 def _touching(boxes: list[tuple[int, int, int, int]]) -> list[list[tuple[int, int, int, int]]]:
@@ -257,12 +266,19 @@ def _touching(boxes: list[tuple[int, int, int, int]]) -> list[list[tuple[int, in
     return list(out.values())
 
 
-def _unheld(found: list[Glyph], have: list[Glyph]) -> list[Glyph]:
+def _unheld(found: list[Glyph], have: list[Glyph],
+            loose: Sequence[bool] | npt.NDArray[np.bool_] = ()) -> list[Glyph]:
     """The glyphs of ``found`` that ``have`` does not already hold: a box sharing more than 30 %
-    of the smaller one with a box of the same polarity is already held."""
+    of the smaller one with a box of the same polarity is already held, but by a glyph of
+    ``have`` marked in ``loose`` only when that glyph is no more than ``HELD_AREA`` times its
+    area."""
     out: list[Glyph] = []
+    marked = np.zeros(len(have), bool)
+    if HELD_AREA is not None and len(loose):
+        marked[:] = loose
     for dark in (True, False):
         mine = [g for g in found if g.dark == dark]
+        polarity = np.array([g.dark == dark for g in have], bool)
         held = _boxes([g for g in have if g.dark == dark])
         if not mine or not len(held):
             out.extend(mine)
@@ -276,6 +292,9 @@ def _unheld(found: list[Glyph], have: list[Glyph]) -> list[Glyph]:
         area_held = (held[:, 2] - held[:, 0]) * (held[:, 3] - held[:, 1])
         shared = np.where((iw > 0) & (ih > 0), iw * ih, 0)
         taken = np.asarray(shared > 0.3 * np.minimum(area_new[:, None], area_held[None, :]))
+        if marked.any():
+            taken &= ~marked[polarity][None, :] \
+                | (area_held[None, :] <= (HELD_AREA or 0.0) * area_new[:, None])
         out.extend(mine[i] for i in np.flatnonzero(~taken.any(axis=1)))
     return out
 
@@ -446,7 +465,8 @@ class Recognizer:
         probs = self._probabilities(batch)
         if FINE_CANDIDATES:
             lonely = _lonely(glyphs, probs.argmax(axis=1), probs.max(axis=1))
-            extra = fine_candidates(gray, [glyphs[i] for i in lonely], glyphs) if len(lonely) \
+            extra = fine_candidates(gray, [glyphs[i] for i in lonely], glyphs,
+                                    probs.argmax(axis=1) == _OTHER) if len(lonely) \
                 else []
             if extra:
                 more = _patches(both, extra)
