@@ -62,6 +62,9 @@ DEFAULTS: dict[str, Any] = {
     "auto_frames": 5,
     # the face-down count misses many backs (docs/camera.md): its hints are opt-in
     "down_hints": False,
+    # reading a still table enlarged as well reads more small indices and more of them wrong
+    # (docs/camera.md): for a camera far from the table, opt-in
+    "detail": False,
     "auto_threshold": 0.95,
     "min_confidence": DEFAULT_MIN_CONFIDENCE,
 }
@@ -174,7 +177,7 @@ class TableCamera:
         for key, value in values.items():
             if key not in DEFAULTS:
                 raise CameraError("camera.err.settings")
-            if key in ("auto_confirm", "down_hints"):
+            if key in ("auto_confirm", "down_hints", "detail"):
                 if not isinstance(value, bool):
                     raise CameraError("camera.err.settings")
                 new[key] = value
@@ -468,7 +471,8 @@ class TableCamera:
                     self.update_down([d.center for d in downs], size)
 
         self.loop = CameraLoop(self.capture, recognizer, on_proposals, Stabilizer(3, 5),
-                               on_error=lambda exc: log.warning("camera: %s", exc))
+                               on_error=lambda exc: log.warning("camera: %s", exc),
+                               detail=lambda: bool(self.settings["detail"]))
         self.capture.start()
         self.loop.start()
 

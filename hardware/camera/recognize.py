@@ -32,6 +32,10 @@ The pipeline is classical location plus a small learned classifier:
    card read at both its corners is surer (``1 - (1 - a)(1 - b)``), and only then is the
    threshold applied.
 
+*In detail* (a picture, or a table lying still where the house asks for it), the frame is also
+read enlarged one and a half times, for the indices too small for its own scale (6-12 px ranks);
+such a reading is kept unless the frame's own reading names another card at the same index.
+
 Face-down cards show no index and so never get a face.
 """
 
@@ -77,6 +81,18 @@ RECHECK_PROB = 0.3
 #: the quarter turns at which it is read again (three, 1 2 3, read no more with the upright
 #: second reading, for three times the patches: docs/camera.md)
 RECHECK_TURNS: tuple[int, ...] = (2,)
+#: a frame read in detail (``Recognizer.read``) is also read enlarged this many times (cubic
+#: interpolation): an index of 6-9 px is then cut out and paired as one of 9-14 px, which the
+#: candidates' sizes, the thresholds' windows and the pairing rules are made for. None: never
+DETAIL_SCALE: float | None = 1.5
+#: of the enlarged reading, only cards whose rank is this size in the frame's own pixels are
+#: kept: a larger index is read at the frame's own scale (read enlarged as well, it gave wrong
+#: readings of its own), and a smaller one is no glyph at that scale either (pieces of print)
+DETAIL_RANK_SIZES = (6.0, 12.0)
+#: nor is a card read enlarged whose rank lies within its own size of the rank of a reading
+#: at the frame's own scale, of this confidence or more, that names another card: one index
+#: read as two cards (a small spade read as a club, enlarged)
+DETAIL_CONFLICT = 0.05
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -486,13 +502,35 @@ class Recognizer:
             probs[recheck] = mean / mean.sum(axis=1, keepdims=True)
         return [_read_as(g, p) for g, p in zip(glyphs, probs, strict=True)]
 
-    def read(self, image: Image) -> FrameResult:
-        """Recognise the face-up cards of a BGR frame."""
+    def read(self, image: Image, detail: bool = False) -> FrameResult:
+        """Recognise the face-up cards of a BGR frame. In ``detail``, the frame is also read
+        enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale
+        (``DETAIL_RANK_SIZES``), and each card keeps the surer of its readings (about three
+        times the work: for a table lying still, not for every frame)."""
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
         if image.size == 0:
             raise RecognitionError(f"the image is empty (shape {image.shape}): expected a colour "
                                    "(BGR) image of shape (height, width, 3)")
+        readings, unknown = self._read_at(image)
+        best = _corroborated(readings)
+        if detail and DETAIL_SCALE is not None:
+            scale = DETAIL_SCALE
+            enlarged = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            more, more_unknown = self._read_at(enlarged)
+            unknown = max(unknown, more_unknown)
+            kept = _small_indices([(_scaled(r, 1.0 / scale), size / scale) for r, size in more],
+                                  readings)
+            for card, reading in _corroborated(kept).items():
+                if card not in best or best[card].confidence < reading.confidence:
+                    best[card] = reading
+        sure = [c for c in best.values() if c.confidence >= self.min_confidence]
+        return FrameResult(sorted(sure, key=lambda c: (c.index_center[1], c.index_center[0])),
+                           unknown + len(best) - len(sure))
+
+    def _read_at(self, image: Image) -> tuple[list[tuple[CardReading, float]], int]:
+        """Every reading of every index of the frame, with its rank's size, and the count of
+        the 6s and 9s not told apart (``card_readings``)."""
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         both = cv2.merge([image, gray])
         glyphs = self.classify(image, gray, candidate_glyphs(gray), both)
@@ -502,8 +540,26 @@ class Recognizer:
             def upright(glyphs: list[Glyph], downs: list[tuple[float, float]]
                         ) -> npt.NDArray[np.float32]:
                 return self.read_upright(both, glyphs, downs)
-        return assemble(glyphs, gray, self.min_confidence, image, upright,
-                        lambda more: self.read_glyphs(both, more))
+        return card_readings(glyphs, gray, image, upright,
+                             lambda more: self.read_glyphs(both, more))
+
+
+def _scaled(reading: CardReading, factor: float) -> CardReading:
+    return CardReading(reading.card, reading.confidence,
+                       tuple((x * factor, y * factor) for x, y in reading.quad),
+                       (reading.index_center[0] * factor, reading.index_center[1] * factor))
+
+
+def _small_indices(enlarged: list[tuple[CardReading, float]],
+                   own: list[tuple[CardReading, float]]) -> list[tuple[CardReading, float]]:
+    """The readings of the enlarged frame (placed and sized in the frame's own pixels) whose
+    rank is of ``DETAIL_RANK_SIZES`` and that name no other card than the frame's own reading
+    of the same index (``DETAIL_CONFLICT``)."""
+    low, high = DETAIL_RANK_SIZES
+    others = [(r.card, r.index_center) for r, _size in own if r.confidence >= DETAIL_CONFLICT]
+    return [(r, size) for r, size in enlarged if low <= size <= high and not any(
+        card != r.card and math.hypot(x - r.index_center[0], y - r.index_center[1]) <= size
+        for card, (x, y) in others)]
 
 
 def _in_reach(glyphs: list[Glyph], top: npt.NDArray[np.intp], prob: npt.NDArray[np.float32]
@@ -1412,7 +1468,22 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
              image: Image | None = None, upright: UprightFn | None = None,
              read: ReadFn | None = None) -> FrameResult:
     """Pair ranks with suits into cards; one reading per card, the most confident, made surer by a
-    reading from the card's other corner. With the colour ``image``, a rank and a suit printed in
+    reading from the card's other corner (``card_readings``, then ``_corroborated``); the
+    cards read below ``min_confidence`` are counted as unknown."""
+    readings, unknown = card_readings(glyphs, gray, image, upright, read)
+    best = _corroborated(readings)
+    # the threshold applies to a card once both its corners are counted
+    sure = {card: c for card, c in best.items() if c.confidence >= min_confidence}
+    unknown += len(best) - len(sure)
+    cards = sorted(sure.values(), key=lambda c: (c.index_center[1], c.index_center[0]))
+    return FrameResult(cards=cards, unknown=unknown)
+
+
+def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
+                  upright: UprightFn | None = None, read: ReadFn | None = None
+                  ) -> tuple[list[tuple[CardReading, float]], int]:
+    """Every card read from an index (or a face), with the size of its rank, and the count of
+    the 6s and 9s not told apart. With the colour ``image``, a rank and a suit printed in
     different inks are not paired. With ``upright``, the glyphs of an index read beside each
     other are read again turned upright, and each card's confidence weighs both readings. A
     card in full view is also read by counting its pips (``PIP_COUNT``), with ``read`` (the
@@ -1463,12 +1534,7 @@ def assemble(glyphs: list[Glyph], gray: Image, min_confidence: float,
         conf = 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright)
         readings.append((CardReading(rank + f.suit.label, conf, f.quad, (f.rank.cx, f.rank.cy)),
                          f.rank.size))
-    best = _corroborated(readings)
-    # the threshold applies to a card once both its corners are counted
-    sure = {card: c for card, c in best.items() if c.confidence >= min_confidence}
-    unknown += len(best) - len(sure)
-    cards = sorted(sure.values(), key=lambda c: (c.index_center[1], c.index_center[0]))
-    return FrameResult(cards=cards, unknown=unknown)
+    return readings, unknown
 
 
 def _corroborated(readings: list[tuple[CardReading, float]]) -> dict[str, CardReading]:

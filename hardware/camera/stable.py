@@ -13,6 +13,9 @@ the stabiliser nothing new: the proposals stand as they are. A still table so co
 about once a second instead of every frame, and the CPU is left to the rest of the kiosk (the
 dealer screen's browser runs on the same board). After a change the next frames are all read
 (:data:`SETTLE_READS`), so that a card that has just landed is proposed as soon as before.
+Where the house asks for it (``detail``), a table that has settled is read in detail
+(:data:`DETAIL_READS`; :meth:`~hardware.camera.recognize.Recognizer.read`): small indices are
+read enlarged as well, at about three times the work of a frame.
 """
 
 from __future__ import annotations
@@ -138,6 +141,11 @@ REREAD_S = 1.0
 #: frames read, whatever :class:`FrameChange` says, from the one that changed on (a stabiliser's
 #: window of readings of their own)
 SETTLE_READS = 5
+#: where the house has a still table read in detail (``CameraLoop``'s ``detail``), this many
+#: frames are read in detail one after another once a change has settled (a card that only the
+#: detailed reading reads needs as many readings as the stabiliser asks for), and the rereads
+#: of the still table are in detail too (:meth:`Recognizer.read`). 0: never in detail
+DETAIL_READS = 3
 
 
 #: frames read at once, each by its own reader thread on one core: the Python part of a reading
@@ -159,7 +167,8 @@ class CameraLoop:
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
                  on_error: Callable[[Exception], None] | None = None,
-                 change: FrameChange | None = None, readers: int = READERS) -> None:
+                 change: FrameChange | None = None, readers: int = READERS,
+                 detail: Callable[[], bool] | None = None) -> None:
         if readers < 1:
             raise ValueError(f"readers {readers}: at least one")
         self.capture = capture
@@ -184,6 +193,9 @@ class CameraLoop:
         self._last: FrameResult | None = None  # the last reading taken or handed on
         self._last_at = 0.0
         self._settle = 0  # frames still to read since the last change
+        #: whether a table lying still is read in detail (asked at every frame: a house setting)
+        self._wants_detail = detail or (lambda: False)
+        self._detail = 0  # frames still to read in detail once the change has settled
 
     def start(self) -> CameraLoop:
         if not self._threads:
@@ -208,9 +220,10 @@ class CameraLoop:
             cv2.setNumThreads(self._opencv_threads)
             self._opencv_threads = None
 
-    def _next(self) -> tuple[int, Image, FrameResult | None] | None:
-        """The newest frame not taken yet, and the last reading when it is to count again
-        (nothing moved), else None: the frame is to be read."""
+    def _next(self) -> tuple[int, Image, FrameResult | None, bool] | None:
+        """The newest frame not taken yet; the last reading when it is to count again (nothing
+        moved), else None: the frame is to be read; and whether it is read in detail (the
+        table has been still since the frames read after its last change)."""
         with self._take:
             seq, frame = self.capture.wait_frame(self._seq, timeout=0.5)
             if frame is None or seq == self._seq:
@@ -218,18 +231,24 @@ class CameraLoop:
             self._seq = seq
             now = time.monotonic()
             last = self._last
+            wants = self._wants_detail()
             if last is None or self.change.changed(frame):
                 self._settle = SETTLE_READS
-            if self._settle == 0 and now - self._last_at < REREAD_S:
+                self._detail = DETAIL_READS if wants else 0
+            detail = wants and self._settle == 0 and DETAIL_READS > 0
+            if self._settle == 0 and (self._detail == 0 or not wants) \
+                    and now - self._last_at < REREAD_S:
                 reuse = last
             else:
                 reuse = None
+                if detail:
+                    self._detail = max(0, self._detail - 1)
                 self._settle = max(0, self._settle - 1)
                 self.change.remember(frame)
                 self._last_at = now
             with self._turn:
                 self._order.append(seq)
-            return seq, frame, reuse
+            return seq, frame, reuse, detail
 
     def _run(self, recognizer: Recognizer) -> None:
         while not self._stop.is_set():
@@ -242,12 +261,12 @@ class CameraLoop:
                 continue
             if taken is None:
                 continue
-            seq, frame, last = taken
+            seq, frame, last, detail = taken
             result: FrameResult | None = last
             failed: Exception | None = None
             if last is None:
                 try:
-                    result = recognizer.read(frame)
+                    result = recognizer.read(frame, detail=detail)
                 except Exception as exc:  # keep the loop alive; report what went wrong
                     failed = exc
             with self._turn:

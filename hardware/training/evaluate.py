@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from hardware.camera.recognize import MODEL_PATH, UPRIGHT_PATH, Recognizer
-from hardware.training.synth import load_decks, make_scene
+from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
 
 FIRST_SEED = 20_000_000
 
@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the upright classifier; 'none' to read without it")
     parser.add_argument("--held-out-fonts", action="store_true",
                         help="deal from decks drawn in the fonts kept out of training")
+    parser.add_argument("--rank-px", type=float, nargs=2, default=TRAIN_RANK_PX,
+                        metavar=("LOW", "HIGH"), help="rank heights of the scenes in pixels")
+    parser.add_argument("--detail", action="store_true",
+                        help="read each scene in detail as well (Recognizer.read's detail)")
     args = parser.parse_args(argv)
     decks = load_decks(args.png)
     fonts = None
@@ -43,9 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     runs = []
     for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
         scene = make_scene(decks, random.Random(seed), size=(1280, 720), fonts=fonts,
-                           font_share=1.0)
+                           font_share=1.0, rank_px=tuple(args.rank_px))
         face_up = [p.art.card for p in scene.placed if p.face_up]
-        result = recognizer.read(scene.image)
+        result = recognizer.read(scene.image, detail=args.detail)
         runs.append((scene.readable, face_up, [(c.card, c.confidence) for c in result.cards]))
     print("threshold  recall  wrong-rate  (readable cards, wrong)")
     for threshold in (0.0, 0.3, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.92, 0.93, 0.95, 0.97,

@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="report only cards at or above this confidence, 0..1 "
                              "(default: the model's tuned threshold)")
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: built-in)")
+    parser.add_argument("--detail", action="store_true",
+                        help="also read each picture enlarged, for indices too small for its "
+                             "own scale (more cards read, and more read wrong: docs/camera.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     for name in args.images:
         try:
             image = load_image(name)
-            result = recognizer.read(image)
+            result = recognizer.read(image, detail=args.detail)
             downs = find_down_cards(image, result)
         except RecognitionError as exc:
             failures += 1

@@ -157,6 +157,7 @@
   var FIELDS = [
     { id: 'camera-auto', key: 'auto_confirm', check: true },
     { id: 'camera-down-hints', key: 'down_hints', check: true },
+    { id: 'camera-detail', key: 'detail', check: true },
     { id: 'camera-frames', key: 'auto_frames', label: 'camera.auto_frames' },
     { id: 'camera-threshold', key: 'auto_threshold', label: 'camera.auto_threshold', percent: true },
     { id: 'camera-min-confidence', key: 'min_confidence', label: 'camera.min_confidence', percent: true }

@@ -326,6 +326,7 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
 
     before = saved()
     assert before["auto_confirm"] is False and before["down_hints"] is False
+    assert before["detail"] is False
     assert before["auto_frames"] == 5 and before["auto_threshold"] == 0.95
     camera_news = CameraNews()
     ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
@@ -377,6 +378,8 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         wait_until(lambda: saved()["down_hints"] is True, "the down-card hints turned on")
         page.locator('[data-testid="camera-auto"]').click()
         wait_until(lambda: saved()["auto_confirm"] is True, "auto-confirm turned on")
+        page.locator('[data-testid="camera-detail"]').click()
+        wait_until(lambda: saved()["detail"] is True, "reading in detail turned on")
         assert saved()["auto_frames"] == 5 and saved()["auto_threshold"] == 0.85
 
         # and the page shows them again when it is opened again
@@ -386,6 +389,7 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         assert low.input_value() == "80" and frames.input_value() == "5"
         assert page.locator('[data-testid="camera-auto"]').is_checked()
         assert page.locator('[data-testid="camera-down-hints"]').is_checked()
+        assert page.locator('[data-testid="camera-detail"]').is_checked()
         page.screenshot(path=str(artifacts / "camera-page-1280x800.png"))
         # a small screen: the seats, the picture under them, then the settings
         page.set_viewport_size({"width": 800, "height": 480})

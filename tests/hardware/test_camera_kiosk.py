@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from pathlib import Path
 
+import cv2
 import pytest
 
+from hardware.camera.recognize import Recognizer, load_image
 from hardware.camera.stable import Proposal
 from kiosk.camera import CameraError, TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
+from tests.browser.test_kiosk_browser import wait_until
 from tests.kiosk import driver
 
 FRAME = (1280, 720)
@@ -177,11 +181,41 @@ def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) 
 
 @pytest.mark.parametrize("settings", [
     {"auto_frames": 1}, {"auto_frames": "5"}, {"auto_threshold": 0.2}, {"auto_confirm": "yes"},
-    {"colour": "red"},
+    {"colour": "red"}, {"detail": 1},
 ])
 def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, object]) -> None:
     with pytest.raises(CameraError, match="auto_confirm"):
         camera.set_settings(settings)
+
+
+def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
+                                                         tmp_path: Path) -> None:
+    # a camera farther off: some indices too small for the frame's own scale
+    scene = cv2.resize(load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"),
+                       None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "table.png"), scene)
+    reader = Recognizer()
+    plain = {c.card for c in reader.read(scene).cards}
+    small = {c.card for c in reader.read(scene, detail=True).cards} - plain
+    assert plain and small
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    assert cam.settings["detail"] is False
+
+    def read() -> set[str]:
+        return {r["card"] for r in cam.snapshot("en")["readings"]}
+
+    cam.start(str(folder), frame_interval_s=1 / 25)
+    try:
+        wait_until(lambda: plain <= read(), "the plain readings", 20)
+        time.sleep(2.5)  # two rereads of the still table, and more frames than a window's
+        assert not small & read(), read()
+        cam.set_settings({"detail": True})
+        wait_until(lambda: small <= read(), "the small cards read in detail", 20)
+        assert plain <= read()
+    finally:
+        cam.stop()
 
 
 def test_seats_in_the_hand_without_a_zone_are_named(table: TableService, tmp_path: Path) -> None:

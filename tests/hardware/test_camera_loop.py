@@ -16,6 +16,7 @@ import pytest
 from hardware.camera.capture import Capture
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import (
+    DETAIL_READS,
     REREAD_S,
     SETTLE_READS,
     CameraLoop,
@@ -82,7 +83,7 @@ def test_frame_change_ignores_camera_noise_and_sees_what_moved() -> None:
 
 @pytest.mark.slow
 def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> None:
-    recognizer = Recognizer()
+    recognizer = DetailNoting()
     first, later = (load_image(SCENES / name) for name in ("scene01.jpg", "scene02.jpg"))
     on_first = {c.card for c in recognizer.read(first).cards}
     new_cards = {c.card for c in recognizer.read(later).cards} - on_first
@@ -128,6 +129,62 @@ def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> No
         assert any(all(was_read[k:k + SETTLE_READS]) for k in range(4)), was_read
         assert loop.frames_read >= read_before + SETTLE_READS
         wait_until(lambda: bool(proposed[-1] & new_cards), "the new cards proposed", 10)
+        # unless the house asks for it, no frame is read in detail
+        assert recognizer.noted and not any(recognizer.noted), recognizer.noted
+    finally:
+        loop.stop()
+        capture.stop()
+
+
+class DetailNoting(Recognizer):
+    """The real recogniser, noting which frames it read in detail."""
+
+    def __init__(self, noted: list[bool] | None = None) -> None:
+        super().__init__()
+        self.noted: list[bool] = [] if noted is None else noted
+
+    def twin(self) -> DetailNoting:
+        return DetailNoting(self.noted)
+
+    def read(self, image: Any, detail: bool = False) -> FrameResult:
+        self.noted.append(detail)
+        return super().read(image, detail)
+
+
+def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_cards_proposed(
+        ) -> None:
+    # seen from farther off, some indices are too small to read at the frame's own scale
+    scene = cv2.resize(load_image(SCENES / "scene07.jpg"), None, fx=0.7, fy=0.7,
+                       interpolation=cv2.INTER_AREA)
+    recognizer = DetailNoting()
+    plain = {c.card for c in recognizer.read(scene).cards}
+    in_detail = {c.card for c in recognizer.read(scene, detail=True).cards} - plain
+    assert len(in_detail) >= 2, in_detail
+    recognizer.noted.clear()
+    camera = NoisyCamera(scene)
+    capture = Capture(lambda: camera, frame_interval_s=1 / 25)
+    proposed: list[set[str]] = []
+    loop = CameraLoop(capture, recognizer, lambda props, _r: proposed.append(
+        {p.card for p in props}), Stabilizer(3, 5), detail=lambda: True)
+    capture.start()
+    loop.start()
+    try:
+        wait_until(lambda: bool(proposed) and in_detail <= proposed[-1],
+                   "the cards read only in detail proposed", 30)
+        # the frames read: the first at the frame's own scale, as fast as a card that lands
+        # asks (a stabiliser's window, or one more while the first reading is under way), then
+        # only in detail (two readers: the last of the first and the first detailed may start
+        # either way round)
+        noted = list(recognizer.noted)
+        first = noted.index(True)
+        assert SETTLE_READS - 1 <= first <= SETTLE_READS + 1, noted
+        assert noted[first + 2:].count(False) == 0 and len(noted) >= first + DETAIL_READS, noted
+        # the table moves: its next frames are read at its own scale again
+        before = len(recognizer.noted)
+        camera.show(camera.frames_of(cv2.flip(scene, 1)))
+        wait_until(lambda: len(recognizer.noted) >= before + 3, "frames read after the change",
+                   10)
+        assert False in recognizer.noted[before:before + 3], recognizer.noted[before:]
     finally:
         loop.stop()
         capture.stop()
@@ -166,9 +223,9 @@ class NumberingRecognizer(Recognizer):
         other.reads, other.of = self.reads, self.of  # one record for both readers
         return other
 
-    def read(self, image: Any) -> FrameResult:
+    def read(self, image: Any, detail: bool = False) -> FrameResult:
         start = time.monotonic()
-        result = super().read(image)
+        result = super().read(image, detail)
         number = int(image[0, 0, 0]) + 256 * int(image[0, 1, 0])
         self.of[id(result)] = number
         self.reads.append((number, threading.current_thread().name, start, time.monotonic()))
