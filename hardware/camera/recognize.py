@@ -33,8 +33,8 @@ The pipeline is classical location plus a small learned classifier:
    threshold applied.
 
 *In detail* (a picture, or a table lying still where the house asks for it), the frame is also
-read enlarged one and a half times, for the indices too small for its own scale (6-12 px ranks);
-such a reading is kept unless the frame's own reading names another card at the same index.
+read enlarged one and a half times, for the indices too small for its own scale (ranks of 6-9
+px); such a reading is kept unless the frame's own reading names another card at that index.
 
 Face-down cards show no index and so never get a face.
 """
@@ -85,10 +85,9 @@ RECHECK_TURNS: tuple[int, ...] = (2,)
 #: interpolation): an index of 6-9 px is then cut out and paired as one of 9-14 px, which the
 #: candidates' sizes, the thresholds' windows and the pairing rules are made for. None: never
 DETAIL_SCALE: float | None = 1.5
-#: of the enlarged reading, only cards whose rank is this size in the frame's own pixels are
-#: kept: a larger index is read at the frame's own scale (read enlarged as well, it gave wrong
-#: readings of its own), and a smaller one is no glyph at that scale either (pieces of print)
-DETAIL_RANK_SIZES = (6.0, 12.0)
+#: of the enlarged reading, only cards whose rank is at least this size in the frame's own
+#: pixels are kept: a smaller one is no glyph at the frame's scale (pieces of print)
+DETAIL_SMALLEST = 6.0
 #: nor is a card read enlarged whose rank lies within its own size of the rank of a reading
 #: at the frame's own scale, of this confidence or more, that names another card: one index
 #: read as two cards (a small spade read as a club, enlarged)
@@ -504,9 +503,9 @@ class Recognizer:
 
     def read(self, image: Image, detail: bool = False) -> FrameResult:
         """Recognise the face-up cards of a BGR frame. In ``detail``, the frame is also read
-        enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale
-        (``DETAIL_RANK_SIZES``), and each card keeps the surer of its readings (about three
-        times the work: for a table lying still, not for every frame)."""
+        enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale, and each
+        card keeps the surer of its readings (about three times the work: for a table lying
+        still, not for every frame)."""
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
             raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
         if image.size == 0:
@@ -519,7 +518,7 @@ class Recognizer:
             enlarged = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
             more, more_unknown = self._read_at(enlarged)
             unknown = max(unknown, more_unknown)
-            kept = _small_indices([(_scaled(r, 1.0 / scale), size / scale) for r, size in more],
+            kept = _enlarged_kept([(_scaled(r, 1.0 / scale), size / scale) for r, size in more],
                                   readings)
             for card, reading in _corroborated(kept).items():
                 if card not in best or best[card].confidence < reading.confidence:
@@ -550,14 +549,13 @@ def _scaled(reading: CardReading, factor: float) -> CardReading:
                        (reading.index_center[0] * factor, reading.index_center[1] * factor))
 
 
-def _small_indices(enlarged: list[tuple[CardReading, float]],
+def _enlarged_kept(enlarged: list[tuple[CardReading, float]],
                    own: list[tuple[CardReading, float]]) -> list[tuple[CardReading, float]]:
     """The readings of the enlarged frame (placed and sized in the frame's own pixels) whose
-    rank is of ``DETAIL_RANK_SIZES`` and that name no other card than the frame's own reading
-    of the same index (``DETAIL_CONFLICT``)."""
-    low, high = DETAIL_RANK_SIZES
+    rank is ``DETAIL_SMALLEST`` or larger and that name no other card than the frame's own
+    reading of the same index (``DETAIL_CONFLICT``)."""
     others = [(r.card, r.index_center) for r, _size in own if r.confidence >= DETAIL_CONFLICT]
-    return [(r, size) for r, size in enlarged if low <= size <= high and not any(
+    return [(r, size) for r, size in enlarged if size >= DETAIL_SMALLEST and not any(
         card != r.card and math.hypot(x - r.index_center[0], y - r.index_center[1]) <= size
         for card, (x, y) in others)]
 
