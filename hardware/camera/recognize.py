@@ -654,6 +654,9 @@ FACE_DOUBT: float | None = 0.3
 #: another suit is smaller than theirs by this factor or more (None: any disagreement leaves
 #: the face unread)
 FACE_PIP_OVER: float | None = 1.5
+#: a face's shade also lies within this of the face's colour, in each of its colour differences
+#: (Cr and Cb of YCrCb, 8-bit units; None: by its grey alone)
+FACE_CHROMA: float | None = 24.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -680,11 +683,15 @@ class _Face:
         return tuple((float(x), float(y)) for x, y in np.roll(box, -first, axis=0))
 
 
-def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4) -> _Face | None:
+def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4,
+             inks: _Inks | None = None) -> _Face | None:
     """The pixels of the face's shade connected to the rank's surroundings, with the print on it
     (pips, the rank itself) filled in; None where the face cannot be told from the print or runs
     into other cards. The shade is within ``near`` of the print's contrast from the face's, and
-    gaps in it of ``close`` rank sizes are closed."""
+    gaps in it of ``close`` rank sizes are closed. With the frame's colours (``inks``), a face
+    that so runs on larger than a card is traced again with its colour near the face's as well
+    (``FACE_CHROMA``): a black face on dark red felt is of one grey with it, not of one
+    colour."""
     size = rank.size
     reach = int(FACE_REACH * size)
     x0, y0 = max(int(rank.cx) - reach, 0), max(int(rank.cy) - reach, 0)
@@ -705,6 +712,26 @@ def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4) -
     if contrast < 30:
         return None
     shade: Image = (cv2.absdiff(win, np.full_like(win, face)) < near * contrast).view(np.uint8)
+    box = (bx0, by0, bx1, by1)
+    found = _flood(shade, ring, box, size, close, (x0, y0))
+    if FACE_CHROMA is None or inks is None or found is not None:
+        return found
+    # the colour apart from the lightness (the grey above has that)
+    parts = [plane[y0:y1, x0:x1] for plane in inks.chroma()]
+    tints = np.median(np.stack([p[by0:by1, bx0:bx1][ring] for p in parts]), axis=1)
+    apart = cv2.max(*(cv2.absdiff(p, np.full_like(p, round(float(t))))
+                      for p, t in zip(parts, tints, strict=True)))
+    again = _flood(shade & (apart < FACE_CHROMA).view(np.uint8), ring, box, size, close,
+                   (x0, y0))
+    return again
+
+
+def _flood(shade: Image, ring: npt.NDArray[np.bool_], box: tuple[int, int, int, int],
+           size: float, close: float, origin: tuple[int, int]) -> _Face | None:
+    """The face in a picture of its shade: the region holding most of the ``ring`` around the
+    rank (its ``box`` in the picture, which lies at ``origin`` in the frame); None when there is
+    none or it is larger than a card (``FACE_MAX_AREA``)."""
+    bx0, by0, bx1, by1 = box
     # thin printed frame lines do not cut a face in two; the border between two cards does
     k = round(close * size)
     if k > 1:
@@ -732,6 +759,7 @@ def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4) -
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros(region.shape, np.uint8)
     cv2.drawContours(mask, contours, -1, 1, thickness=cv2.FILLED)
+    x0, y0 = origin
     outline = np.concatenate(contours) + np.array([x0 + x, y0 + y], np.int32)
     whole = x > 0 and y > 0 and x + w < shade.shape[1] and y + h < shade.shape[0]
     return _Face(mask, x0 + x, y0 + y, outline, whole)
@@ -743,7 +771,7 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
     """The suit of the pips on the rank's own card face, when they all agree (and, with the
     glyphs' ``inks``, are printed in the rank's ink): the nearest of them, the most confident
     reading among them, and the face."""
-    face = _face_of(rank, gray)
+    face = _face_of(rank, gray, inks=inks)
     if face is None:
         return None
     # a face holding another rank's index is more than one card (light faces touching in a fan)
@@ -832,11 +860,20 @@ def _ink(image: Image, g: Glyph) -> npt.NDArray[np.float32] | None:
 
 
 class _Inks:
-    """The inks of a frame's glyphs, each measured once (a glyph is compared with several)."""
+    """The inks of a frame's glyphs, each measured once (a glyph is compared with several), and
+    the frame's colour apart from its lightness (made once, when a face is first traced)."""
 
     def __init__(self, image: Image) -> None:
         self.image = image
         self.known: dict[int, npt.NDArray[np.float32] | None] = {}
+        self._chroma: tuple[Image, Image] | None = None
+
+    def chroma(self) -> tuple[Image, Image]:
+        """The frame's colour-difference planes (Cr and Cb of YCrCb, 8-bit)."""
+        if self._chroma is None:
+            ycc = cv2.cvtColor(self.image, cv2.COLOR_BGR2YCrCb)
+            self._chroma = (cv2.extractChannel(ycc, 1), cv2.extractChannel(ycc, 2))
+        return self._chroma
 
     def of(self, g: Glyph) -> npt.NDArray[np.float32] | None:
         key = id(g)
@@ -1280,12 +1317,12 @@ class _PipFace:
     pips: list[Glyph]
 
 
-def _pip_face(seed: Glyph, gray: Image) -> _PipFace | None:
+def _pip_face(seed: Glyph, gray: Image, inks: _Inks | None = None) -> _PipFace | None:
     """The face around ``seed`` and its pips counted: the face must be in full view (a
     quadrilateral of a card's proportions that it fills), the print on it, apart from the corner
     indices, pips of one size laid out as a standard layout (mirrored across the card's long
     middle line, and through its centre but for a 7's odd pip). None otherwise."""
-    face = _face_of(seed, gray, PIP_CLOSE, PIP_NEAR)
+    face = _face_of(seed, gray, PIP_CLOSE, PIP_NEAR, inks)
     if face is None or not face.whole:
         return None
     corners = _face_corners(face)
@@ -1405,12 +1442,15 @@ def _in_quads(points: npt.NDArray[np.float64], quads: npt.NDArray[np.float64]
 
 
 def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray: Image,
-              read: ReadFn | None, found: list[_Found]) -> list[_Found]:
+              read: ReadFn | None, found: list[_Found], inks: _Inks | None = None
+              ) -> list[_Found]:
     """Cards read by counting the pips of faces in full view (:func:`_pip_face`), traced around
     each likely rank and suit not on a face traced already. With ``read`` (the classifier) the
     pips are read as glyphs of their own. The suit is the one most of the pips are read as (as
     sure as its surest reading); a pip read as another suit must be unsure, and the pips read so
-    fewer than a quarter of the others. A rank read on the face must not name another rank."""
+    fewer than a quarter of the others. A rank read on the face must not name another rank.
+    With the frame's colours (``inks``) the faces are traced by their colour too
+    (:func:`_face_of`)."""
     seeds = [g for g in glyphs if g.prob >= PIP_PROB
              and (g.label in SUIT_CLASSES or g.label in RANK_CLASSES)]
     # the cards already read surely from an index need no counting
@@ -1424,7 +1464,7 @@ def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray:
     for seed in sorted(seeds, key=lambda g: (g.label not in SUIT_CLASSES, -g.prob)):
         if any(f.holds(seed) for f in traced):
             continue
-        got = _pip_face(seed, gray)
+        got = _pip_face(seed, gray, inks)
         if got is not None:
             traced.append(got.face)
             counted.append(got)
@@ -1518,7 +1558,7 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
         if AXIS_READ:
             found.extend(_axis_read(glyphs, ranks, found, upright, inks, gray))
     if PIP_COUNT:
-        found.extend(_pip_read(glyphs, suits, ranks, gray, read, found))
+        found.extend(_pip_read(glyphs, suits, ranks, gray, read, found, inks))
     readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for f in found:
