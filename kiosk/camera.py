@@ -470,9 +470,11 @@ class TableCamera:
                     downs = find_down_cards(frame, result)
                     self.update_down([d.center for d in downs], size)
 
+        # each reader in a process of its own: the readers keep the cores busier, and this
+        # process (the dealer screen's server) is not held up by their Python
         self.loop = CameraLoop(self.capture, recognizer, on_proposals, Stabilizer(3, 5),
                                on_error=lambda exc: log.warning("camera: %s", exc),
-                               detail=lambda: bool(self.settings["detail"]))
+                               detail=lambda: bool(self.settings["detail"]), processes=True)
         self.capture.start()
         self.loop.start()
 

@@ -407,6 +407,16 @@ def _read_as(g: Glyph, probs: npt.NDArray[np.float32]) -> Glyph:
                    suit_prob=float(probs[s]))
 
 
+def check_frame(image: Any) -> None:
+    """Raise :class:`RecognitionError`, saying what is wrong, unless ``image`` is a colour frame
+    that :meth:`Recognizer.read` can read."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+        raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
+    if image.size == 0:
+        raise RecognitionError(f"the image is empty (shape {image.shape}): expected a colour "
+                               "(BGR) image of shape (height, width, 3)")
+
+
 def _read_net(path: Path) -> Any:
     """An ONNX classifier for ``cv2.dnn``, on OpenCV's classic engine where the engine can be
     chosen (OpenCV 4.10 and later; it runs these small networks faster than the new one)."""
@@ -438,7 +448,8 @@ class Recognizer:
             raise FileNotFoundError(f"card model not found: {path}")
         self.net = _read_net(path)
         self.min_confidence = min_confidence
-        self._paths = (path, upright_path)
+        #: the two classifiers' files (another recogniser reading as this one is made of them)
+        self.model_paths: tuple[Path, Path | str | None] = (path, upright_path)
         #: the upright classifier (None: every glyph is read at any angle only)
         self.upright_net: Any = None
         if upright_path is not None:
@@ -449,7 +460,7 @@ class Recognizer:
     def twin(self) -> Recognizer:
         """Another recogniser reading as this one does, with networks of its own (for another
         thread: a ``cv2.dnn`` network is read by one thread at a time)."""
-        return Recognizer(self._paths[0], self.min_confidence, self._paths[1])
+        return Recognizer(self.model_paths[0], self.min_confidence, self.model_paths[1])
 
     def read_upright(self, both: Image, glyphs: list[Glyph], downs: list[tuple[float, float]]
                      ) -> npt.NDArray[np.float32]:
@@ -506,11 +517,7 @@ class Recognizer:
         enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale, and each
         card keeps the surer of its readings (about three times the work: for a table lying
         still, not for every frame)."""
-        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
-            raise RecognitionError("expected a colour (BGR) image of shape (height, width, 3)")
-        if image.size == 0:
-            raise RecognitionError(f"the image is empty (shape {image.shape}): expected a colour "
-                                   "(BGR) image of shape (height, width, 3)")
+        check_frame(image)
         readings, unknown = self._read_at(image)
         best = _corroborated(readings)
         if detail and DETAIL_SCALE is not None:

@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from hardware.camera.capture import Capture, Image
+from hardware.camera.readers import Reader, ReaderProcess
 from hardware.camera.recognize import CardReading, FrameResult, Recognizer
 
 
@@ -161,19 +162,25 @@ class CameraLoop:
     a recogniser of its own (``recognizer`` and its :meth:`~Recognizer.twin`); the readings are
     handed on in the order of their frames. While more than one reader runs, OpenCV is set to
     one thread (``cv2.setNumThreads``, for the whole process, until :meth:`stop`): each reader
-    keeps a core busy."""
+    keeps a core busy. With ``processes``, each reader thread reads through a recogniser in a
+    process of its own (:class:`~hardware.camera.readers.ReaderProcess`, reading as a plain
+    :class:`Recognizer` of ``recognizer``'s classifiers and threshold), started with the loop
+    and ended by :meth:`stop`; this process's OpenCV is then left as it is."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
                  on_error: Callable[[Exception], None] | None = None,
                  change: FrameChange | None = None, readers: int = READERS,
-                 detail: Callable[[], bool] | None = None) -> None:
+                 detail: Callable[[], bool] | None = None, processes: bool = False) -> None:
         if readers < 1:
             raise ValueError(f"readers {readers}: at least one")
         self.capture = capture
         self.recognizer = recognizer
         self.readers = readers
+        self.processes = processes
+        #: the reader processes while the loop runs (with ``processes``)
+        self.reader_processes: list[ReaderProcess] = []
         self.stabilizer = stabilizer or Stabilizer()
         self.change = change or FrameChange()
         self._on_proposals = on_proposals
@@ -199,14 +206,20 @@ class CameraLoop:
 
     def start(self) -> CameraLoop:
         if not self._threads:
-            if self.readers > 1:
-                self._opencv_threads = cv2.getNumThreads()
-                cv2.setNumThreads(1)
-            recognizers = [self.recognizer] + [self.recognizer.twin()
-                                               for _ in range(self.readers - 1)]
+            readers: list[Reader]
+            if self.processes:
+                self.reader_processes = [ReaderProcess.of(self.recognizer).start()
+                                         for _ in range(self.readers)]
+                readers = list(self.reader_processes)
+            else:
+                if self.readers > 1:
+                    self._opencv_threads = cv2.getNumThreads()
+                    cv2.setNumThreads(1)
+                readers = [self.recognizer]
+                readers += [self.recognizer.twin() for _ in range(self.readers - 1)]
             self._threads = [threading.Thread(target=self._run, args=(r,), daemon=True,
                                               name=f"camera-recognition-{k + 1}")
-                             for k, r in enumerate(recognizers)]
+                             for k, r in enumerate(readers)]
             for thread in self._threads:
                 thread.start()
         return self
@@ -216,6 +229,9 @@ class CameraLoop:
         for thread in self._threads:
             thread.join(timeout)
         self._threads = []
+        for process in self.reader_processes:
+            process.close()
+        self.reader_processes = []
         if self._opencv_threads is not None:
             cv2.setNumThreads(self._opencv_threads)
             self._opencv_threads = None
@@ -250,7 +266,7 @@ class CameraLoop:
                 self._order.append(seq)
             return seq, frame, reuse, detail
 
-    def _run(self, recognizer: Recognizer) -> None:
+    def _run(self, recognizer: Reader) -> None:
         while not self._stop.is_set():
             try:
                 taken = self._next()

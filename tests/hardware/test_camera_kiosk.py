@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import time
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from kiosk.camera import CameraError, TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.browser.test_kiosk_browser import wait_until
+from tests.hardware.test_camera_readers import gone
 from tests.kiosk import driver
 
 FRAME = (1280, 720)
@@ -207,8 +209,13 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
         return {r["card"] for r in cam.snapshot("en")["readings"]}
 
     cam.start(str(folder), frame_interval_s=1 / 25)
+    pids: list[int | None] = []
     try:
         wait_until(lambda: plain <= read(), "the plain readings", 20)
+        # read by two reader processes of the camera's own, not by the kiosk's process
+        assert cam.loop is not None
+        pids = [r.pid for r in cam.loop.reader_processes]
+        assert len(pids) == 2 and None not in pids and os.getpid() not in pids, pids
         time.sleep(2.5)  # two rereads of the still table, and more frames than a window's
         assert not small & read(), read()
         cam.set_settings({"detail": True})
@@ -216,6 +223,8 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
         assert plain <= read()
     finally:
         cam.stop()
+    # the camera stopped, its reader processes have ended
+    assert pids and all(pid is not None and gone(pid) for pid in pids), pids
 
 
 def test_seats_in_the_hand_without_a_zone_are_named(table: TableService, tmp_path: Path) -> None:

@@ -1,0 +1,116 @@
+"""Recognition in reader processes: real child processes reading the committed camera scenes,
+killed as a crash would end them, and the recognition loop reading through them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera.capture import Capture
+from hardware.camera.readers import ReaderProcess, ReaderStopped
+from hardware.camera.recognize import FrameResult, RecognitionError, Recognizer, load_image
+from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
+from tests.browser.test_kiosk_browser import wait_until
+from tests.hardware.test_camera_loop import EveryFrameChanged, NumberedCamera
+
+SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
+
+
+def gone(pid: int) -> bool:
+    """Whether no process of that id is left (ended and waited for)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_a_reader_process_reads_as_the_recognizer_does_and_says_what_is_wrong() -> None:
+    recognizer = Recognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    small = cv2.resize(load_image(SCENES / "scene07.jpg"), None, fx=0.7, fy=0.7,
+                       interpolation=cv2.INTER_AREA)
+    reader = ReaderProcess.of(recognizer).start()
+    try:
+        here = recognizer.read(scene)
+        assert len(here.cards) >= 5, here
+        assert reader.read(scene) == here
+        # read in detail there too: the cards too small for the frame's own scale
+        plain, in_detail = recognizer.read(small), recognizer.read(small, detail=True)
+        assert len(in_detail.cards) > len(plain.cards)
+        assert reader.read(small, detail=True) == in_detail
+        pid = reader.pid
+        assert pid is not None and pid != os.getpid()
+        # a frame it cannot read: the recogniser's own error, and the process reads on
+        with pytest.raises(RecognitionError, match=r"expected a colour \(BGR\) image"):
+            reader.read(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY))
+        with pytest.raises(RecognitionError, match="the image is empty"):
+            reader.read(np.zeros((0, 0, 3), np.uint8))
+        with pytest.raises(RecognitionError, match=r"expected a colour \(BGR\) image"):
+            reader.read(b"\xff\xd8 not a frame")
+        # a view of a larger picture is sent as the frame it shows
+        framed = np.zeros((scene.shape[0] + 20, scene.shape[1] + 20, 3), np.uint8)
+        framed[10:-10, 10:-10] = scene
+        assert reader.read(framed[10:-10, 10:-10]) == here
+        assert reader.pid == pid
+    finally:
+        reader.close()
+    assert reader.pid is None and gone(pid)
+
+
+def test_a_reader_process_that_ends_is_reported_and_started_again() -> None:
+    recognizer = Recognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    here = recognizer.read(scene)
+    reader = ReaderProcess.of(recognizer)
+    assert reader.pid is None  # started by the first reading
+    try:
+        assert reader.read(scene) == here
+        first = reader.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)  # as the kernel ends a process out of memory
+        with pytest.raises(ReaderStopped, match=r"ended \(exit code -9\).*starts again"):
+            reader.read(scene)
+        assert reader.pid is None and gone(first)
+        assert reader.read(scene) == here
+        assert reader.pid not in (None, first)
+    finally:
+        reader.close()
+
+
+@pytest.mark.slow
+def test_the_loop_reads_in_reader_processes_and_ends_them_when_it_stops() -> None:
+    recognizer = Recognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    cards = {c.card for c in recognizer.read(scene).cards}
+    capture = Capture(lambda: NumberedCamera(scene), frame_interval_s=1 / 60)
+    handed: list[tuple[str, set[str]]] = []
+
+    def on_proposals(props: list[Proposal], result: FrameResult) -> None:
+        handed.append((threading.current_thread().name, {p.card for p in props}))
+
+    threads = cv2.getNumThreads()
+    loop = CameraLoop(capture, recognizer, on_proposals, Stabilizer(3, 5),
+                      change=EveryFrameChanged(), readers=2, processes=True)
+    capture.start()
+    loop.start()
+    try:
+        wait_until(lambda: len(handed) >= 12, "12 frames read", 60)
+        pids = [r.pid for r in loop.reader_processes]
+        assert len(pids) == 2 and None not in pids and os.getpid() not in pids, pids
+        # this process's OpenCV is left as it was: the reading is done elsewhere
+        assert cv2.getNumThreads() == threads
+    finally:
+        loop.stop()
+        capture.stop()
+    # both readers read, and the scene's cards are proposed as in this process
+    assert {t for t, _ in handed} == {"camera-recognition-1", "camera-recognition-2"}
+    assert cards and handed[-1][1] == cards, (cards, handed[-1][1])
+    assert loop.reader_processes == []
+    assert all(pid is not None and gone(pid) for pid in pids), pids
