@@ -81,8 +81,33 @@ def bench_fps(recognizer: Recognizer, frames: list[Any], passes: int,
     }
 
 
+def cpu_seconds(loop: CameraLoop) -> float:
+    """CPU time of this process and of the loop's reader processes (Linux: /proc)."""
+    total = time.process_time()
+    tick = os.sysconf("SC_CLK_TCK")
+    for reader in loop.reader_processes:
+        pid = reader.pid
+        if pid is None:
+            continue
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def resident_mb(pid: int) -> float:
+    """A process's resident memory (Linux: /proc), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def bench_latency(recognizer: Recognizer, scenes: list[tuple[Any, set[str]]],
-                  camera_fps: float, need: int, window: int) -> dict[str, float]:
+                  camera_fps: float, need: int, window: int,
+                  processes: bool = False) -> dict[str, float]:
     latencies = []
     for scene, cards in scenes:
         empty = np.full_like(scene, (40, 110, 30))
@@ -98,9 +123,15 @@ def bench_latency(recognizer: Recognizer, scenes: list[tuple[Any, set[str]]],
                 done.set()
 
         cap = Capture(lambda source=source: source, frame_interval_s=1.0 / camera_fps)  # type: ignore[misc]
-        loop = CameraLoop(cap, recognizer, on_props, Stabilizer(need=need, window=window))
-        cap.start()
+        loop = CameraLoop(cap, recognizer, on_props, Stabilizer(need=need, window=window),
+                          processes=processes)
         loop.start()
+        if processes:  # the readers up, and past their first reading, before the camera
+            # starts (as in the kiosk, where they start with the camera); a recogniser keeps
+            # nothing of a frame for the next
+            for reader in loop.reader_processes:
+                reader.read(scene)
+        cap.start()
         done.wait(10.0)
         loop.stop()
         cap.stop()
@@ -122,20 +153,22 @@ class EveryFrameChanged(FrameChange):
 
 
 def bench_still(recognizer: Recognizer, scene: Any, camera_fps: float, seconds: float,
-                change: FrameChange, detail: bool = False) -> dict[str, float]:
-    """CPU the capture and recognition threads take while the camera looks at a still table
-    (read in detail, as the house may ask, once it settled)."""
+                change: FrameChange, detail: bool = False,
+                processes: bool = False) -> dict[str, float]:
+    """CPU the capture and recognition threads (and reader processes) take while the camera
+    looks at a still table (read in detail, as the house may ask, once it settled)."""
     source = ScriptedSource(scene, scene, empty_frames=0)
     cap = Capture(lambda: source, frame_interval_s=1.0 / camera_fps)
     loop = CameraLoop(cap, recognizer, lambda _p, _r: None, Stabilizer(3, 5), change=change,
-                      detail=lambda: detail)
+                      detail=lambda: detail, processes=processes)
     cap.start()
     loop.start()
-    time.sleep(3.0 if detail else 1.0)  # past the first readings
-    cpu0, wall0, read0, reused0 = time.process_time(), time.monotonic(), loop.frames_read, \
+    # past the first readings (and the reader processes' start)
+    time.sleep((3.0 if detail else 1.0) + (2.0 if processes else 0.0))
+    cpu0, wall0, read0, reused0 = cpu_seconds(loop), time.monotonic(), loop.frames_read, \
         loop.frames_reused
     time.sleep(seconds)
-    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    cpu, wall = cpu_seconds(loop) - cpu0, time.monotonic() - wall0
     read, reused = loop.frames_read - read0, loop.frames_reused - reused0
     loop.stop()
     cap.stop()
@@ -159,25 +192,28 @@ class FrameSource:
 
 
 def bench_loop(recognizer: Recognizer, frames: list[Any], readers: int, seconds: float,
-               threads: int) -> dict[str, float]:
+               threads: int, processes: bool = False) -> dict[str, float]:
     """Frames the recognition loop reads a second when every frame is new (a camera at 60
-    frames/s over the validation pictures), with ``readers`` reader threads; OpenCV given
-    ``threads`` threads when one reader reads (more readers set it to one)."""
+    frames/s over the validation pictures), with ``readers`` reader threads (each reading in a
+    process of its own with ``processes``); OpenCV given ``threads`` threads when one reader
+    reads in this process (more readers set it to one)."""
     cv2.setNumThreads(threads)
     source = FrameSource(frames)
     cap = Capture(lambda: source, frame_interval_s=1.0 / 60)
     loop = CameraLoop(cap, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
-                      change=EveryFrameChanged(), readers=readers)
+                      change=EveryFrameChanged(), readers=readers, processes=processes)
     cap.start()
     loop.start()
-    time.sleep(1.0)
-    cpu0, wall0, read0 = time.process_time(), time.monotonic(), loop.frames_read
+    time.sleep(3.0 if processes else 1.0)  # the reader processes started, past a first frame
+    cpu0, wall0, read0 = cpu_seconds(loop), time.monotonic(), loop.frames_read
     time.sleep(seconds)
-    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    cpu, wall = cpu_seconds(loop) - cpu0, time.monotonic() - wall0
     read = loop.frames_read - read0
+    rss = [resident_mb(r.pid) for r in loop.reader_processes if r.pid is not None]
     loop.stop()
     cap.stop()
-    return {"fps": read / wall, "cores": cpu / wall, "cpu_ms": 1000 * cpu / max(read, 1)}
+    return {"fps": read / wall, "cores": cpu / wall, "cpu_ms": 1000 * cpu / max(read, 1),
+            "rss_mb": max(rss, default=0.0)}
 
 
 def validation_score(recognizer: Recognizer, folder: Path, scorer: Path,
@@ -217,25 +253,33 @@ def main(argv: list[str] | None = None) -> int:
     print(f"read in detail: {fine['fps']:.1f} frames/s (p50 {fine['p50_ms']:.0f} ms; CPU time "
           f"{fine['cpu_ms']:.0f} ms a frame)")
     threads = cv2.getNumThreads()
-    for readers in (1, 2, 1, 2):
-        run = bench_loop(recognizer, frames, readers, args.loop_seconds, threads)
-        print(f"recognition loop, every frame new, {readers} reader(s)"
-              f"{'' if readers > 1 else f' on {threads} OpenCV threads'}: {run['fps']:.1f} "
-              f"frames read a second ({run['cores']:.2f} cores, {run['cpu_ms']:.0f} ms CPU a "
-              f"frame)")
+    for readers, processes in ((1, False), (2, False), (2, True)) * 2:
+        run = bench_loop(recognizer, frames, readers, args.loop_seconds, threads, processes)
+        how = (f"{readers} reader processes" if processes else f"{readers} reader thread(s)"
+               f"{'' if readers > 1 else f' on {threads} OpenCV threads'}")
+        memory = f", {run['rss_mb']:.0f} MB resident each" if processes else ""
+        print(f"recognition loop, every frame new, {how}: {run['fps']:.1f} frames read a "
+              f"second ({run['cores']:.2f} cores, {run['cpu_ms']:.0f} ms CPU a frame{memory})")
     cv2.setNumThreads(threads)
     labels = json.loads((FIXTURES / "labels.json").read_text())["images"]
     scenes = [(load_image(FIXTURES / i["file"]),
                {c["card"] for c in i["cards"] if c.get("readable")}) for i in labels]
-    lat = bench_latency(recognizer, scenes, camera_fps=30.0, need=3, window=5)
-    print(f"card appearing -> stable proposal (camera 30 fps, 3 of 5 frames): median "
-          f"{lat['median_ms']:.0f} ms, max {lat['max_ms']:.0f} ms "
-          f"({lat['proposed']:.0f}/{lat['scenes']:.0f} scenes proposed)")
-    for name, change, detail in (("reading only what changed", FrameChange(), False),
-                                 ("reading only what changed, in detail", FrameChange(), True),
-                                 ("reading every frame", EveryFrameChanged(), False)):
+    for processes in (False, True):
+        lat = bench_latency(recognizer, scenes, camera_fps=30.0, need=3, window=5,
+                            processes=processes)
+        print(f"card appearing -> stable proposal (camera 30 fps, 3 of 5 frames"
+              f"{', reader processes' if processes else ''}): median "
+              f"{lat['median_ms']:.0f} ms, max {lat['max_ms']:.0f} ms "
+              f"({lat['proposed']:.0f}/{lat['scenes']:.0f} scenes proposed)")
+    for name, change, detail, processes in (
+            ("reading only what changed", FrameChange(), False, False),
+            ("reading only what changed, in detail", FrameChange(), True, False),
+            ("reading every frame", EveryFrameChanged(), False, False),
+            ("reader processes, reading only what changed", FrameChange(), False, True),
+            ("reader processes, reading only what changed, in detail", FrameChange(), True,
+             True)):
         still = bench_still(recognizer, scenes[1][0], camera_fps=30.0, seconds=6.0,
-                            change=change, detail=detail)
+                            change=change, detail=detail, processes=processes)
         print(f"still table, camera 30 fps, {name}: {still['cores']:.2f} cores of CPU, "
               f"{still['read']:.1f} frames read a second, {still['reused']:.1f} reusing the "
               f"last reading")
