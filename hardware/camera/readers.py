@@ -4,7 +4,8 @@ A reading's Python part holds the interpreter and its OpenCV part does not, so t
 threads of one process wait for each other's Python part (and the kiosk's web server, in the
 same process, waits for both). A :class:`ReaderProcess` is a recogniser in a process of its
 own, read as a :class:`~hardware.camera.recognize.Recognizer` is: :meth:`ReaderProcess.read`
-sends it the frame through a pipe and waits for its reading. Each process has an interpreter
+puts the frame in memory shared with it, asks it through a pipe to read it, and waits for its
+reading. Each process has an interpreter
 of its own, and the readers keep the cores busier (docs/benchmarks.md).
 
 The processes are started fresh (``spawn``: a process forked from one running threads may
@@ -15,11 +16,11 @@ inherit a lock held by one of them), each on one OpenCV thread. A process that h
 from __future__ import annotations
 
 import contextlib
-import math
 import multiprocessing
 import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from multiprocessing.shared_memory import SharedMemory
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +31,9 @@ from hardware.camera.recognize import FrameResult, Recognizer, check_frame
 
 #: seconds a process is given to end once asked to, before it is stopped
 CLOSE_TIMEOUT_S = 2.0
+#: seconds a reading may take before its process is taken for hung, stopped and started again
+#: (a frame takes a tenth of a second, read in detail a half, on a small machine)
+READ_TIMEOUT_S = 30.0
 
 
 class Reader(Protocol):
@@ -44,32 +48,38 @@ class ReaderStopped(RuntimeError):
 
 def _serve(conn: Connection, model_path: str, min_confidence: float,
            upright_path: str | None) -> None:
-    """A reader process: read each frame sent (its shape, type and detail, then its bytes) and
-    send back its reading, or the error it raised; end when the pipe closes."""
+    """A reader process: read each frame asked for (the shared memory it lies in, its shape,
+    type and detail) and send back its reading, or the error it raised; end when the pipe
+    closes."""
     cv2.setNumThreads(1)
     recognizer = Recognizer(model_path, min_confidence, upright_path)
-    buffer = bytearray()
-    while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):
-            return
-        if request is None:
-            return
-        shape, dtype, detail = request
-        size = math.prod(shape) * np.dtype(dtype).itemsize
-        if len(buffer) < size:
-            buffer = bytearray(size)
-        conn.recv_bytes_into(buffer)
-        frame = np.frombuffer(buffer, dtype, math.prod(shape)).reshape(shape)
-        try:
-            reply: tuple[bool, Any] = (True, recognizer.read(frame, detail=detail))
-        except Exception as exc:  # sent back, to be raised where the frame was read
-            reply = (False, exc)
-        try:
-            conn.send(reply)
-        except (TypeError, AttributeError, ValueError) as exc:  # an error that cannot be sent
-            conn.send((False, RuntimeError(f"{reply[1]!r} ({exc})")))
+    shared: SharedMemory | None = None
+    try:
+        while True:
+            try:
+                request = conn.recv()
+            except (EOFError, OSError):
+                return
+            if request is None:
+                return
+            name, shape, dtype, detail = request
+            if shared is None or shared.name != name:
+                if shared is not None:
+                    shared.close()
+                shared = SharedMemory(name)
+            frame = np.ndarray(shape, dtype, buffer=shared.buf)
+            try:
+                reply: tuple[bool, Any] = (True, recognizer.read(frame, detail=detail))
+            except Exception as exc:  # sent back, to be raised where the frame was read
+                reply = (False, exc)
+            del frame  # the shared memory is closed only once no array is made of it
+            try:
+                conn.send(reply)
+            except (TypeError, AttributeError, ValueError) as exc:  # an error not to be sent
+                conn.send((False, RuntimeError(f"{reply[1]!r} ({exc})")))
+    finally:
+        if shared is not None:
+            shared.close()
 
 
 class ReaderProcess:
@@ -86,6 +96,9 @@ class ReaderProcess:
         self._lock = threading.Lock()
         self._conn: Connection | None = None
         self._process: BaseProcess | None = None
+        #: the memory the frames are handed over in (a frame through the pipe itself would
+        #: block the sender while the process does not read)
+        self._shared: SharedMemory | None = None
 
     @classmethod
     def of(cls, recognizer: Recognizer) -> ReaderProcess:
@@ -128,14 +141,27 @@ class ReaderProcess:
         with self._lock:
             self._start()
             assert self._conn is not None
+            shared = self._shared
+            if shared is None or shared.size < frame.nbytes:
+                self._free()
+                shared = self._shared = SharedMemory(create=True, size=max(frame.nbytes, 1))
+            view = np.ndarray(frame.shape, frame.dtype, buffer=shared.buf)
+            view[...] = frame
+            del view
             try:
-                self._conn.send((frame.shape, frame.dtype.str, detail))
-                self._conn.send_bytes(frame.data.cast("B"))
-                ok, value = self._conn.recv()
+                self._conn.send((shared.name, frame.shape, frame.dtype.str, detail))
+                answered = self._conn.poll(READ_TIMEOUT_S)
+                if answered:
+                    ok, value = self._conn.recv()
             except (EOFError, OSError) as exc:
                 code = self._end()
                 raise ReaderStopped(f"the recognition process ended (exit code {code}) while "
                                     "reading a frame; it starts again for the next one") from exc
+            if not answered:
+                self._end(stop=True)
+                raise ReaderStopped(f"the recognition process did not answer within "
+                                    f"{READ_TIMEOUT_S:g} s; it was stopped, and starts again for "
+                                    "the next frame")
         if not ok:
             raise value
         if not isinstance(value, FrameResult):
@@ -144,21 +170,40 @@ class ReaderProcess:
         return value
 
     def close(self) -> None:
-        """Ask the process to end (stop it if it does not), and wait for it."""
-        with self._lock:
+        """Ask the process to end (stop it if it does not), and wait for it. A reading under way
+        is waited for, ``CLOSE_TIMEOUT_S`` at most: then the process is stopped, which ends it."""
+        if not self._lock.acquire(timeout=CLOSE_TIMEOUT_S):
+            process = self._process
+            if process is not None:
+                process.kill()
+            self._lock.acquire()
+        try:
             if self._conn is not None:
                 with contextlib.suppress(OSError):  # it has ended already
                     self._conn.send(None)
             self._end()
+            self._free()
+        finally:
+            self._lock.release()
 
-    def _end(self) -> int | None:
-        """Close the pipe and wait for the process, stopping it if need be; its exit code."""
+    def _free(self) -> None:
+        """Give the frames' shared memory back."""
+        if self._shared is not None:
+            self._shared.close()
+            self._shared.unlink()
+            self._shared = None
+
+    def _end(self, stop: bool = False) -> int | None:
+        """Close the pipe and wait for the process, stopping it at once with ``stop`` or when it
+        does not end in ``CLOSE_TIMEOUT_S``; its exit code."""
         conn, process = self._conn, self._process
         self._conn = self._process = None
         if conn is not None:
             conn.close()
         if process is None:
             return None
+        if stop:
+            process.kill()
         process.join(CLOSE_TIMEOUT_S)
         if process.is_alive():
             process.kill()

@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from hardware.camera import readers
 from hardware.camera.capture import Capture
 from hardware.camera.readers import ReaderProcess, ReaderStopped
 from hardware.camera.recognize import FrameResult, RecognitionError, Recognizer, load_image
@@ -79,7 +81,52 @@ def test_a_reader_process_that_ends_is_reported_and_started_again() -> None:
             reader.read(scene)
         assert reader.pid is None and gone(first)
         assert reader.read(scene) == here
-        assert reader.pid not in (None, first)
+        second = reader.pid
+        assert second not in (None, first)
+    finally:
+        reader.close()
+
+
+def test_a_reader_process_that_hangs_is_stopped_and_started_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    recognizer = Recognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    here = recognizer.read(scene)
+    reader = ReaderProcess.of(recognizer)
+    try:
+        assert reader.read(scene) == here
+        hung = reader.pid
+        assert hung is not None
+        monkeypatch.setattr(readers, "READ_TIMEOUT_S", 1.0)
+        os.kill(hung, signal.SIGSTOP)  # it takes the frame, and never answers
+        started = time.monotonic()
+        with pytest.raises(ReaderStopped, match=r"did not answer within 1 s.*starts again"):
+            reader.read(scene)
+        assert 1.0 <= time.monotonic() - started < 5.0
+        assert gone(hung)
+        assert reader.read(scene) == here
+        assert reader.pid not in (None, hung)
+        # one hung while another thread reads through it: closing stops it, and the reading
+        # under way ends with the error
+        os.kill(reader.pid, signal.SIGSTOP)
+        monkeypatch.setattr(readers, "READ_TIMEOUT_S", 30.0)
+        failed: list[Exception] = []
+
+        def read() -> None:
+            try:
+                reader.read(scene)
+            except ReaderStopped as exc:
+                failed.append(exc)
+
+        thread = threading.Thread(target=read)
+        thread.start()
+        time.sleep(0.5)
+        started = time.monotonic()
+        reader.close()
+        thread.join(5.0)
+        assert not thread.is_alive() and len(failed) == 1, failed
+        assert time.monotonic() - started < readers.CLOSE_TIMEOUT_S + 3.0
+        assert reader.pid is None
     finally:
         reader.close()
 
