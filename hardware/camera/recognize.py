@@ -1279,7 +1279,12 @@ PIP_PROB = 0.5
 PIP_AGAINST = 0.8
 #: a rank read on a counted face this surely or more, naming another rank, leaves it unread
 PIP_VETO = 0.7
-#: the rank a count gives, as sure as this (the suit: as sure as the surest pip)
+#: the suit of a count, when no pip is read as another suit and this many pips or more are read
+#: as it, is as sure as ``1 - (1 - a)(1 - b)...`` of each pip's surest reading (None: as sure as
+#: the surest pip)
+PIP_COMBINE: int | None = 2
+#: the rank a count gives, as sure as this (the suit: as sure as the surest pip, or its pips
+#: together, ``PIP_COMBINE``)
 PIP_COUNT_PROB = 0.98
 #: a face's long side over its short side (a card seen square on is 1.4 to 1.56; tilted, more
 #: or less)
@@ -1509,10 +1514,19 @@ def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray:
         if 4 * len(against) >= agree or any(s.prob >= PIP_AGAINST for s in against):
             continue
         best = max((s for s in on_pips if s.label == suit_label), key=lambda s: s.prob)
+        suit_prob = best.prob
+        if PIP_COMBINE and not against:
+            # each pip's surest reading of the suit; pips read apart make it surer together
+            per_pip = [max((s.prob for s in on_pips
+                            if p.x <= s.cx < p.x + p.w and p.y <= s.cy < p.y + p.h),
+                           default=0.0) for p in c.pips]
+            named_on = [q for q in per_pip if q > 0.0]
+            if len(named_on) >= PIP_COMBINE:
+                suit_prob = 1.0 - float(np.prod([1.0 - q for q in named_on]))
         middle = c.pips[0]
         rank = replace(middle, label=label, prob=PIP_COUNT_PROB)
-        suit = replace(middle, label=best.label, prob=best.prob)
-        out.append(_Found(rank, suit, False, PIP_COUNT_PROB, best.prob, c.face.quad(middle),
+        suit = replace(middle, label=best.label, prob=suit_prob)
+        out.append(_Found(rank, suit, False, PIP_COUNT_PROB, suit_prob, c.face.quad(middle),
                           six_nine=c.rank if label == "6" else None))
     return out
 
