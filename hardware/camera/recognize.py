@@ -1278,7 +1278,7 @@ PIP_PROB = 0.5
 #: do such pips as many as a quarter of the others)
 PIP_AGAINST = 0.8
 #: a rank read on a counted face this surely or more, naming another rank, leaves it unread
-PIP_VETO = 0.7
+PIP_VETO = 0.85
 #: the suit of a count, when no pip is read as another suit and this many pips or more are read
 #: as it, is as sure as ``1 - (1 - a)(1 - b)...`` of each pip's surest reading (None: as sure as
 #: the surest pip)
