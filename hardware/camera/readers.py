@@ -50,9 +50,16 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
            upright_path: str | None) -> None:
     """A reader process: read each frame asked for (the shared memory it lies in, its shape,
     type and detail) and send back its reading, or the error it raised; end when the pipe
-    closes."""
+    closes. A recogniser that cannot be made (a classifier's file gone) answers every frame
+    with the error that says why, rather than ending and being started again frame after
+    frame."""
     cv2.setNumThreads(1)
-    recognizer = Recognizer(model_path, min_confidence, upright_path)
+    recognizer: Recognizer | None = None
+    failed: Exception | None = None
+    try:
+        recognizer = Recognizer(model_path, min_confidence, upright_path)
+    except Exception as exc:  # sent back with each reading asked for
+        failed = exc
     shared: SharedMemory | None = None
     try:
         while True:
@@ -63,6 +70,9 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
             if request is None:
                 return
             name, shape, dtype, detail = request
+            if recognizer is None:
+                conn.send((False, failed))
+                continue
             if shared is None or shared.name != name:
                 if shared is not None:
                     shared.close()

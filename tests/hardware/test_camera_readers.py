@@ -87,6 +87,26 @@ def test_a_reader_process_that_ends_is_reported_and_started_again() -> None:
         reader.close()
 
 
+def test_a_reader_process_whose_recognizer_cannot_be_made_says_why_at_each_frame(
+        tmp_path: Path) -> None:
+    scene = load_image(SCENES / "scene02.jpg")
+    missing = tmp_path / "cards.onnx"
+    reader = ReaderProcess(missing, 0.9, None)
+    try:
+        for _ in range(2):
+            with pytest.raises(FileNotFoundError, match=f"card model not found: {missing}"):
+                reader.read(scene)
+        # the same process each time: not ended and started again frame after frame
+        pid = reader.pid
+        assert pid is not None
+        with pytest.raises(FileNotFoundError):
+            reader.read(scene)
+        assert reader.pid == pid
+    finally:
+        reader.close()
+    assert gone(pid)
+
+
 def test_a_reader_process_that_hangs_is_stopped_and_started_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     recognizer = Recognizer()
