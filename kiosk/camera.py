@@ -32,6 +32,7 @@ import json
 import logging
 import math
 import os
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -43,7 +44,7 @@ from werkzeug.wrappers import Response
 from engine.cards import Card
 from engine.events import Deal
 from engine.i18n import LANGUAGES
-from hardware.camera import DEFAULT_MIN_CONFIDENCE
+from hardware.camera import DEFAULT_MIN_CONFIDENCE, GOOD_RANK_PX, SMALL_RANK_PX, rank_height
 from kiosk.extensions import socketio
 from kiosk.service import TableService
 from kiosk.views.auth import dealer_required, is_dealer
@@ -118,6 +119,10 @@ class TableCamera:
         self.proposals: list[dict[str, Any]] = []
         #: every stable reading of the latest frame, whatever the hand expects (for calibration)
         self.readings: list[dict[str, Any]] = []
+        #: the height of the read cards' index ranks in the picture (pixels; the median of the
+        #: latest frame that read any), None until a card is read: too small, and the camera
+        #: reads less (``SMALL_RANK_PX``)
+        self.rank_px: float | None = None
         #: seat -> face-down cards the camera sees in its zone (the latest count)
         self.down_seen: dict[int, int] = {}
         self._down_history: list[dict[int, int]] = []
@@ -254,6 +259,8 @@ class TableCamera:
                   "seat": self.seat_at(*r.center),
                   "quad": [[round(x / w, 4), round(y / h, 4)] for x, y in r.quad]}
                  for r in readings), key=lambda r: (r["seat"] or 99, r["card"]))
+            if readings:
+                self.rank_px = statistics.median(rank_height(r.quad) for r in readings)
             expected = self.expected_seats()
             showing = self.showing()
             in_hand = self._cards_in_hand()
@@ -389,7 +396,27 @@ class TableCamera:
                     if unzoned else "",
                 },
                 "frame": list(self.frame_size),
+                "scale": self.scale(lang),
             }
+
+    def scale(self, lang: str) -> dict[str, Any]:
+        """How large the read cards' indices are in the picture, and what to do when they are
+        too small to be read surely (while setting the camera up): ``rank_px`` (None until a
+        card is read), ``small`` and the words for the dealer."""
+        with self.lock:
+            px = self.rank_px
+            detail = bool(self.settings["detail"])
+        if px is None:
+            return {"rank_px": None, "small": False, "text": ""}
+        shown, best = round(px), round(GOOD_RANK_PX)
+        small = px < SMALL_RANK_PX
+        if not small:
+            text = _ui("camera.scale", lang, px=shown, best=best)
+        else:
+            text = _ui("camera.scale_small", lang, px=shown, best=best)
+            if not detail:
+                text += " " + _ui("camera.scale_detail", lang)
+        return {"rank_px": round(px, 1), "small": small, "text": text}
 
     @staticmethod
     def proposal_text(p: dict[str, Any], lang: str) -> str:

@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera import DEFAULT_MIN_CONFIDENCE
+from hardware.camera import CARD_RANK_HEIGHTS, DEFAULT_MIN_CONFIDENCE
 
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "cards.onnx"
 UPRIGHT_PATH = MODEL_PATH.with_name("upright.onnx")
@@ -907,11 +907,11 @@ def _card_quad(rank: Glyph, suit: Glyph, down: tuple[float, float] | None = None
                ) -> tuple[tuple[float, float], ...]:
     """Estimate a card's corners (top-left, top-right, bottom-right, bottom-left of the card as
     printed) from its index: down is rank -> suit unless given (a unit vector), the glyph height
-    is about a tenth of the card."""
+    is about a tenth of the card (``CARD_RANK_HEIGHTS``)."""
     if down is None:
         down = _unit(suit.cx - rank.cx, suit.cy - rank.cy)
     right = (down[1], -down[0])  # a quarter turn from down, image y pointing down
-    h = rank.size * 10.0
+    h = rank.size * CARD_RANK_HEIGHTS
     w = h * 0.7
     # the index sits about 0.08 h from the top and 0.09 w from the left edge
     ox = rank.cx - right[0] * 0.09 * w - down[0] * 0.08 * h

@@ -176,6 +176,11 @@
     if (!page || !state) return;
     $('camera-status').textContent = state.status.text;
     FIELDS.forEach(function (f) { showField(f, false); });
+    /* how large the cards' corner letters are: what to do while setting the camera up */
+    var scale = state.scale || {}, line = $('camera-scale');
+    line.hidden = !scale.text;
+    line.textContent = scale.text || '';
+    line.classList.toggle('small', !!scale.small);
     var key = JSON.stringify(state.readings || []);
     if (key === shownReadings) return;  /* the camera sends its state with every frame */
     shownReadings = key;

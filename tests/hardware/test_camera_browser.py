@@ -175,6 +175,19 @@ class TablePictures:
         assert ok
         return bytes(jpeg.tobytes())
 
+    def farther(self, rows: dict[int, list[str | None]], factor: float) -> bytes:
+        """The table of :meth:`picture` seen from a camera farther off: everything ``factor``
+        times as large, in the middle of the felt."""
+        near = cv2.imdecode(np.frombuffer(self.picture(rows), np.uint8), cv2.IMREAD_COLOR)
+        assert near is not None
+        small = cv2.resize(near, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        canvas = np.clip(self.felt, 0, 255).astype(np.uint8)
+        y0, x0 = (FRAME_H - small.shape[0]) // 2, (FRAME_W - small.shape[1]) // 2
+        canvas[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+        ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        return bytes(jpeg.tobytes())
+
 
 def seat_at(x: float, y: float) -> int | None:
     for seat in ROWS:
@@ -390,6 +403,19 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         assert page.locator('[data-testid="camera-auto"]').is_checked()
         assert page.locator('[data-testid="camera-down-hints"]').is_checked()
         assert page.locator('[data-testid="camera-detail"]').is_checked()
+
+        # cards seen from farther off, their ranks about 10 px tall: the page says to bring the
+        # camera closer (reading in detail is on already, so it does not suggest it)
+        scale = page.locator('[data-testid="camera-scale"]')
+        assert scale.is_hidden()  # no card read yet
+        show(folder, TablePictures().farther(
+            {1: [None, "Kh", "Qd"], 2: [None, "9h", "3c"], 3: [None, "Ad", "2s"]}, 0.55))
+        page.locator('[data-testid="camera-scale"].small').wait_for(timeout=20_000)
+        assert re.fullmatch(r"Lettere d'angolo delle carte: circa (9|10|11) px di altezza "
+                            r"nell'immagine, troppo piccole per essere lette con sicurezza "
+                            r"\(al meglio da 14 px\)\. Avvicina la telecamera al tavolo o aumenta "
+                            r"lo zoom\.", scale.inner_text()), scale.inner_text()
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / "camera-page-1280x800.png"))
         # a small screen: the seats, the picture under them, then the settings
         page.set_viewport_size({"width": 800, "height": 480})
@@ -458,6 +484,12 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         for ups in plan.ups.values():
             readings.locator(f'.reading.off-zone[data-card="{ups[0]}"]').wait_for(timeout=20_000)
         assert "fuori dalle zone" in readings.inner_text()
+        # how large the corner letters are (the faces' ranks are 18 px tall): large enough
+        scale = page.locator('[data-testid="camera-scale"]')
+        assert re.fullmatch(r"Lettere d'angolo delle carte: circa 1[6-9] px di altezza "
+                            r"nell'immagine \(lette al meglio da 14 px\)\.",
+                            scale.inner_text()), scale.inner_text()
+        assert "small" not in (scale.get_attribute("class") or "")
         calibrate_by_touch(page)
         for seat, ups in plan.ups.items():
             read = readings.locator(f'.reading[data-card="{ups[0]}"][data-seat="{seat}"]')

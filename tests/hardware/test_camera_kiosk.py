@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -159,6 +160,48 @@ def test_every_reading_is_shown_for_the_calibration_with_its_seat(camera: TableC
         ("Ks", 1, "K♠ 50% · posto 1"), ("5h", None, "5♥ 99% · fuori dalle zone")]
     assert shown[1]["quad"][0] == [0.5, 0.5]  # fractions of the picture
     assert camera.snapshot("en")["readings"][1]["text"] == "5♥ 99% · outside the zones"
+
+
+
+def sized(card: str, seat: int, rank_px: float) -> Proposal:
+    """A stable reading of a card whose rank is ``rank_px`` tall in the picture (its quad ten
+    ranks tall, seven wide), turned a little."""
+    x, y = CENTRES[seat]
+    h, w = 10 * rank_px, 7 * rank_px
+    a = math.radians(20)
+    down, right = (-math.sin(a) * h, math.cos(a) * h), (math.cos(a) * w, math.sin(a) * w)
+    quad = ((x, y), (x + right[0], y + right[1]), (x + right[0] + down[0], y + right[1] + down[1]),
+            (x + down[0], y + down[1]))
+    return Proposal(card, 0.97, quad, 3, 0.0, (x, y), streak=3)
+
+
+def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_small(
+        camera: TableCamera) -> None:
+    # nothing read yet: nothing said
+    assert camera.snapshot("en")["scale"] == {"rank_px": None, "small": False, "text": ""}
+    # a camera far off: ranks of 8-10 px (the median 9), read far less surely than from 14 px
+    camera.update([sized("Ks", 1, 8.0), sized("5h", 2, 9.0), sized("Qd", 3, 10.4)], FRAME)
+    scale = camera.snapshot("en")["scale"]
+    assert scale["rank_px"] == pytest.approx(9.0, abs=0.05) and scale["small"] is True
+    assert scale["text"] == (
+        "Corner letters of the cards: about 9 px tall in the picture, too small to be read surely "
+        "(best from 14 px). Bring the camera closer to the table, or zoom in. Until then, reading "
+        "small cards in detail (below) reads more of them.")
+    assert camera.snapshot("it")["scale"]["text"].startswith(
+        "Lettere d'angolo delle carte: circa 9 px di altezza nell'immagine, troppo piccole")
+    # reading in detail already on: only the camera's place is left to change
+    camera.set_settings({"detail": True})
+    assert camera.snapshot("en")["scale"]["text"].endswith("Bring the camera closer to the table, "
+                                                           "or zoom in.")
+    # a frame that reads nothing keeps what was measured
+    camera.update([], FRAME)
+    assert camera.snapshot("en")["scale"]["rank_px"] == pytest.approx(9.0, abs=0.05)
+    # the camera brought closer: ranks of 16 px, nothing to do
+    camera.update([sized("Ks", 1, 15.5), sized("5h", 2, 16.0)], FRAME)
+    scale = camera.snapshot("it")["scale"]
+    assert scale["small"] is False and scale["rank_px"] == pytest.approx(15.75, abs=0.1)
+    assert scale["text"] == ("Lettere d'angolo delle carte: circa 16 px di altezza nell'immagine "
+                             "(lette al meglio da 14 px).")
 
 
 def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: TableService,

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera import DEFAULT_MIN_CONFIDENCE, recognize
+from hardware.camera import DEFAULT_MIN_CONFIDENCE, rank_height, recognize
 from hardware.camera.recognize import (
     CLASSES,
     PATCH,
@@ -1086,3 +1086,39 @@ def test_a_card_read_from_its_index_is_placed_over_the_card(reader: Recognizer) 
         assert cv2.pointPolygonTest(card, (float(centre[0]), float(centre[1])), True) > 0.2 * w, \
             (angle, quad.tolist(), card.tolist())
         assert min(inside) > -0.25 * w, (angle, inside)
+
+
+
+def _printed_rank_height(face: np.ndarray) -> float:
+    """The height of a committed face's top-left rank as printed: the largest print starting in
+    the corner's first rows."""
+    _count, _labels, stats, _c = cv2.connectedComponentsWithStats(
+        (cv2.cvtColor(face[:30, :30], cv2.COLOR_BGR2GRAY) < 160).astype(np.uint8))
+    tops = [st for st in stats[1:] if st[cv2.CC_STAT_TOP] < 12 and st[cv2.CC_STAT_AREA] > 20]
+    return float(max(tops, key=lambda st: st[cv2.CC_STAT_AREA])[cv2.CC_STAT_HEIGHT])
+
+
+def test_the_read_cards_quads_tell_how_tall_their_ranks_are(reader: Recognizer) -> None:
+    """How large the cards' indices are in the picture (what the camera page tells the dealer
+    setting the camera up: the median over a frame's cards) is told back from the read cards'
+    quads, at any size and angle: the ranks' height as printed."""
+    # faces whose rank stands apart from its suit at the threshold measured with
+    cards = ["Kh", "2s", "Qd", "3c", "9h", "Ad"]
+    faces = {c: np.asarray(cv2.imread(str(HERUKA / f"{c}.png")), np.uint8) for c in cards}
+    printed = {c: _printed_rank_height(f) for c, f in faces.items()}
+    assert set(printed.values()) == {18.0}, printed  # this deck prints every rank alike
+    for scale, angle in ((0.6, 0), (0.6, 30), (1.0, -20), (1.5, 0), (1.5, 75)):
+        scene = np.full((720, 1280, 3), FELT, np.uint8)
+        for k, card in enumerate(cards):
+            art = cv2.resize(faces[card], None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            # three by two, apart at any angle: centres 427 and 360 px apart
+            cx, cy = 213 + (k % 3) * 427, 180 + (k // 3) * 360
+            _lay(scene, np.asarray(art, np.uint8), cx - art.shape[1] // 2, cy - art.shape[0] // 2,
+                 angle)
+        read = {c.card: rank_height(c.quad) for c in reader.read(scene).cards}
+        assert set(read) == set(cards), (scale, angle, read)
+        told = float(np.median(list(read.values())))
+        truth = float(np.median([printed[c] * scale for c in cards]))
+        assert told == pytest.approx(truth, rel=0.15), (scale, angle, read, truth)
+    with pytest.raises(ValueError, match="4 corners"):
+        rank_height([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)])
