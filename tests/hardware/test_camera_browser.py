@@ -411,8 +411,8 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         show(folder, TablePictures().farther(
             {1: [None, "Kh", "Qd"], 2: [None, "9h", "3c"], 3: [None, "Ad", "2s"]}, 0.55))
         page.locator('[data-testid="camera-scale"].small').wait_for(timeout=20_000)
-        assert re.fullmatch(r"Lettere d'angolo delle carte: circa (9|10|11) px di altezza "
-                            r"nell'immagine, troppo piccole per essere lette con sicurezza "
+        assert re.fullmatch(r"Lettere e numeri agli angoli delle carte: alti circa (9|10|11) px "
+                            r"nell'immagine, troppo piccoli per essere letti con sicurezza "
                             r"\(al meglio da 14 px\)\. Avvicina la telecamera al tavolo o aumenta "
                             r"lo zoom\.", scale.inner_text()), scale.inner_text()
         page.evaluate("window.scrollTo(0, 0)")
@@ -486,8 +486,8 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         assert "fuori dalle zone" in readings.inner_text()
         # how large the corner letters are (the faces' ranks are 18 px tall): large enough
         scale = page.locator('[data-testid="camera-scale"]')
-        assert re.fullmatch(r"Lettere d'angolo delle carte: circa 1[6-9] px di altezza "
-                            r"nell'immagine \(lette al meglio da 14 px\)\.",
+        assert re.fullmatch(r"Lettere e numeri agli angoli delle carte: alti circa 1[6-9] px "
+                            r"nell'immagine \(letti al meglio da 14 px\)\.",
                             scale.inner_text()), scale.inner_text()
         assert "small" not in (scale.get_attribute("class") or "")
         calibrate_by_touch(page)

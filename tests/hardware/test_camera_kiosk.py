@@ -184,11 +184,11 @@ def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_sma
     scale = camera.snapshot("en")["scale"]
     assert scale["rank_px"] == pytest.approx(9.0, abs=0.05) and scale["small"] is True
     assert scale["text"] == (
-        "Corner letters of the cards: about 9 px tall in the picture, too small to be read surely "
-        "(best from 14 px). Bring the camera closer to the table, or zoom in. Until then, reading "
-        "small cards in detail (below) reads more of them.")
+        "Letters and numbers in the card corners: about 9 px tall in the picture, too small to be "
+        "read surely (best from 14 px). Bring the camera closer to the table, or zoom in. Until "
+        "then, reading small cards in detail (below) reads more of them.")
     assert camera.snapshot("it")["scale"]["text"].startswith(
-        "Lettere d'angolo delle carte: circa 9 px di altezza nell'immagine, troppo piccole")
+        "Lettere e numeri agli angoli delle carte: alti circa 9 px nell'immagine, troppo piccoli")
     # reading in detail already on: only the camera's place is left to change
     camera.set_settings({"detail": True})
     assert camera.snapshot("en")["scale"]["text"].endswith("Bring the camera closer to the table, "
@@ -200,8 +200,8 @@ def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_sma
     camera.update([sized("Ks", 1, 15.5), sized("5h", 2, 16.0)], FRAME)
     scale = camera.snapshot("it")["scale"]
     assert scale["small"] is False and scale["rank_px"] == pytest.approx(15.75, abs=0.1)
-    assert scale["text"] == ("Lettere d'angolo delle carte: circa 16 px di altezza nell'immagine "
-                             "(lette al meglio da 14 px).")
+    assert scale["text"] == ("Lettere e numeri agli angoli delle carte: alti circa 16 px "
+                             "nell'immagine (letti al meglio da 14 px).")
 
 
 def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: TableService,
