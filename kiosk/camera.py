@@ -55,6 +55,9 @@ ENV_SOURCE = "STUD_KIOSK_CAMERA"
 #: seconds between two counts of the face-down cards (about 40 ms each on 1280x720; the
 #: recogniser reads every frame and keeps its frame rate)
 DOWN_INTERVAL_S = 1.0
+#: the cards a frame must read for the size of their indices to be told (a single card's
+#: quad may be drawn from a part of its rank: the median of a few is not)
+SCALE_CARDS = 3
 #: counts in a row that must disagree with the engine before the dealer sees a hint
 DOWN_HINT_COUNTS = 3
 CONFIG_FILE = "camera.json"
@@ -120,8 +123,8 @@ class TableCamera:
         #: every stable reading of the latest frame, whatever the hand expects (for calibration)
         self.readings: list[dict[str, Any]] = []
         #: the height of the read cards' index ranks in the picture (pixels; the median of the
-        #: latest frame that read any), None until a card is read: too small, and the camera
-        #: reads less (``SMALL_RANK_PX``)
+        #: latest frame that read ``SCALE_CARDS`` cards or more), None until then: too small, and
+        #: the camera reads less (``SMALL_RANK_PX``)
         self.rank_px: float | None = None
         #: seat -> face-down cards the camera sees in its zone (the latest count)
         self.down_seen: dict[int, int] = {}
@@ -259,7 +262,7 @@ class TableCamera:
                   "seat": self.seat_at(*r.center),
                   "quad": [[round(x / w, 4), round(y / h, 4)] for x, y in r.quad]}
                  for r in readings), key=lambda r: (r["seat"] or 99, r["card"]))
-            if readings:
+            if len(readings) >= SCALE_CARDS:
                 self.rank_px = statistics.median(rank_height(r.quad) for r in readings)
             expected = self.expected_seats()
             showing = self.showing()
