@@ -405,7 +405,7 @@ class TableCamera:
     def scale(self, lang: str) -> dict[str, Any]:
         """How large the read cards' indices are in the picture, and what to do when they are
         too small to be read surely (while setting the camera up): ``rank_px`` (None until a
-        card is read), ``small`` and the words for the dealer."""
+        frame reads ``SCALE_CARDS`` cards), ``small`` and the words for the dealer."""
         with self.lock:
             px = self.rank_px
             detail = bool(self.settings["detail"])
