@@ -404,22 +404,25 @@ class TableCamera:
 
     def scale(self, lang: str) -> dict[str, Any]:
         """How large the read cards' indices are in the picture, and what to do when they are
-        too small to be read surely (while setting the camera up): ``rank_px`` (None until a
-        frame reads ``SCALE_CARDS`` cards), ``small`` and the words for the dealer."""
+        too small to be read surely: ``rank_px`` (None until a frame reads ``SCALE_CARDS``
+        cards), ``small``, the words for the camera's page (``text``) and, when the cards are
+        too small, the shorter ``warning`` of the dealer screen, which leads to that page."""
         with self.lock:
             px = self.rank_px
             detail = bool(self.settings["detail"])
         if px is None:
-            return {"rank_px": None, "small": False, "text": ""}
+            return {"rank_px": None, "small": False, "text": "", "warning": ""}
         shown, best = round(px), round(GOOD_RANK_PX)
         small = px < SMALL_RANK_PX
+        warning = ""
         if not small:
             text = _ui("camera.scale", lang, px=shown, best=best)
         else:
             text = _ui("camera.scale_small", lang, px=shown, best=best)
+            warning = _ui("camera.scale_warning", lang, px=shown, best=best)
             if not detail:
                 text += " " + _ui("camera.scale_detail", lang)
-        return {"rank_px": round(px, 1), "small": small, "text": text}
+        return {"rank_px": round(px, 1), "small": small, "text": text, "warning": warning}
 
     @staticmethod
     def proposal_text(p: dict[str, Any], lang: str) -> str:

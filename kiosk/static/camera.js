@@ -85,6 +85,11 @@
       info += '<a class="camera-unzoned" href="/camera?lang=' + esc(lang) + '" data-testid="camera-unzoned">' +
         esc(state.unzoned.text) + '</a>';
     }
+    /* cards too small in the picture: few are proposed, and the camera's page says what to do */
+    if (state.scale && state.scale.warning) {
+      info += '<a class="camera-unzoned camera-scale-warning" href="/camera?lang=' + esc(lang) +
+        '" data-testid="camera-scale-warning">' + esc(state.scale.warning) + '</a>';
+    }
     (state.down_hints || []).forEach(function (h) {
       info += '<div class="camera-down-hint" style="color: var(--warn); font-weight: 600; padding: .3rem .6rem" data-seat="' + h.seat +
         '" data-testid="camera-down-hint">' +

@@ -415,6 +415,20 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
                             r"nell'immagine, troppo piccoli per essere letti con sicurezza "
                             r"\(al meglio da 14 px\)\. Avvicina la telecamera al tavolo o aumenta "
                             r"lo zoom\.", scale.inner_text()), scale.inner_text()
+        # the dealer screen says so too, between hands as during one, and leads to this page
+        assert session.put(server.url + "/api/setup", json=copy.deepcopy(SETUP)).ok
+        dealer = ctx.new_page()
+        dealer.goto(server.url + "/dealer?lang=it")
+        warning = dealer.locator('[data-testid="camera-scale-warning"]')
+        warning.wait_for(timeout=20_000)
+        assert re.fullmatch(r"La telecamera vede gli angoli delle carte troppo piccoli \(circa "
+                            r"(9|10|11) px, letti al meglio da 14 px\): molte carte non saranno "
+                            r"proposte\. Avvicina la telecamera o aumenta lo zoom: pagina "
+                            r"Telecamera\.", warning.inner_text()), warning.inner_text()
+        dealer.screenshot(path=str(artifacts / "camera-small-dealer-1280x800.png"))
+        warning.click()
+        dealer.wait_for_url("**/camera?lang=it")
+        dealer.close()
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / "camera-page-1280x800.png"))
         # a small screen: the seats, the picture under them, then the settings

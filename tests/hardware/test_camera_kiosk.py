@@ -178,7 +178,8 @@ def sized(card: str, seat: int, rank_px: float) -> Proposal:
 def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_small(
         camera: TableCamera) -> None:
     # nothing read yet: nothing said
-    assert camera.snapshot("en")["scale"] == {"rank_px": None, "small": False, "text": ""}
+    assert camera.snapshot("en")["scale"] == {"rank_px": None, "small": False, "text": "",
+                                              "warning": ""}
     # a camera far off: ranks of 8-10 px (the median 9), read far less surely than from 14 px
     camera.update([sized("Ks", 1, 8.0), sized("5h", 2, 9.0), sized("Qd", 3, 10.4)], FRAME)
     scale = camera.snapshot("en")["scale"]
@@ -189,6 +190,12 @@ def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_sma
         "then, reading small cards in detail (below) reads more of them.")
     assert camera.snapshot("it")["scale"]["text"].startswith(
         "Lettere e numeri agli angoli delle carte: alti circa 9 px nell'immagine, troppo piccoli")
+    # the dealer screen, busy with the hand, is told in fewer words (its note leads to the page)
+    assert scale["warning"] == (
+        "The camera sees the card corners too small (about 9 px, read best from 14 px): many "
+        "cards will not be proposed. Bring the camera closer or zoom in: Camera page.")
+    assert camera.snapshot("it")["scale"]["warning"].startswith(
+        "La telecamera vede gli angoli delle carte troppo piccoli (circa 9 px")
     # reading in detail already on: only the camera's place is left to change
     camera.set_settings({"detail": True})
     assert camera.snapshot("en")["scale"]["text"].endswith("Bring the camera closer to the table, "
@@ -202,6 +209,7 @@ def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_sma
     camera.update([sized("Ks", 1, 15.5), sized("5h", 2, 16.0), sized("Qd", 3, 7.0)], FRAME)
     scale = camera.snapshot("it")["scale"]
     assert scale["small"] is False and scale["rank_px"] == pytest.approx(15.5, abs=0.05)
+    assert scale["warning"] == ""
     assert scale["text"] == ("Lettere e numeri agli angoli delle carte: alti circa 16 px "
                              "nell'immagine (letti al meglio da 14 px).")
 
