@@ -699,11 +699,12 @@ class _Face:
 
 
 def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4,
-             inks: _Inks | None = None) -> _Face | None:
+             inks: _Inks | None = None, cut: float | None = None) -> _Face | None:
     """The pixels of the face's shade connected to the rank's surroundings, with the print on it
     (pips, the rank itself) filled in; None where the face cannot be told from the print or runs
     into other cards. The shade is within ``near`` of the print's contrast from the face's, and
-    gaps in it of ``close`` rank sizes are closed. With the frame's colours (``inks``), a face
+    gaps in it of ``close`` rank sizes are closed; with ``cut``, thin dark lines in it are not
+    the face's (``PIP_CUT``). With the frame's colours (``inks``), a face
     that so runs on larger than a card is traced again with its colour near the face's as well
     (``FACE_CHROMA``): a black face on dark red felt is of one grey with it, not of one
     colour."""
@@ -727,6 +728,11 @@ def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4,
     if contrast < 30:
         return None
     shade: Image = (cv2.absdiff(win, np.full_like(win, face)) < near * contrast).view(np.uint8)
+    if cut is not None and rank.dark:
+        k = max(3, round(CUT_WINDOW * size)) | 1
+        valley = cv2.morphologyEx(win, cv2.MORPH_BLACKHAT,
+                                  cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        shade[valley > cut * contrast] = 0
     box = (bx0, by0, bx1, by1)
     found = _flood(shade, ring, box, size, close, (x0, y0))
     if FACE_CHROMA is None or inks is None or found is not None:
@@ -1267,6 +1273,17 @@ def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
 
 #: aces and cards of 2 to 10 read by their pips, on a face in full view (off only to measure it)
 PIP_COUNT = True
+#: the face around a pip is cut along the thin dark lines in it (a black-hat over a window of
+#: ``CUT_WINDOW`` glyph sizes) deeper than this share of the print's contrast: where a card lies
+#: on another of the same light face, their faces are of one shade but for the line of the top
+#: card's border, and traced as one they are no card. Faces of light print only; None: no cut
+PIP_CUT: float | None = 0.08
+CUT_WINDOW = 0.4
+#: a face's pips whose first readings name suits that disagree are read again upright
+#: (``_pips_upright``); those within this many card widths of the middle are printed as the top
+#: half's
+PIP_UPRIGHT = True
+PIP_UPRIGHT_MIDDLE = 0.1
 #: a glyph inside the quad of a card read this surely from its index is not counted from
 PIP_SKIP_SURE = 0.99
 #: the face around a pip is traced closing no gap (the border between two cards of a fan is a
@@ -1335,6 +1352,10 @@ class _PipFace:
     face: _Face
     rank: str
     pips: list[Glyph]
+    #: the card's long axis in the frame (a unit vector), and each pip's place along it (in card
+    #: widths from the middle: the pips of the far half are printed turned a half turn)
+    down: tuple[float, float] = (0.0, 1.0)
+    along: list[float] = field(default_factory=list)
 
 
 def _pip_face(seed: Glyph, gray: Image, inks: _Inks | None = None) -> _PipFace | None:
@@ -1342,7 +1363,7 @@ def _pip_face(seed: Glyph, gray: Image, inks: _Inks | None = None) -> _PipFace |
     quadrilateral of a card's proportions that it fills), the print on it, apart from the corner
     indices, pips of one size laid out as a standard layout (mirrored across the card's long
     middle line, and through its centre but for a 7's odd pip). None otherwise."""
-    face = _face_of(seed, gray, PIP_CLOSE, PIP_NEAR, inks)
+    face = _face_of(seed, gray, PIP_CLOSE, PIP_NEAR, inks, PIP_CUT)
     if face is None or not face.whole:
         return None
     corners = _face_corners(face)
@@ -1364,7 +1385,11 @@ def _pip_face(seed: Glyph, gray: Image, inks: _Inks | None = None) -> _PipFace |
     x0, y0 = face.x0, face.y0
     h, w = face.mask.shape
     win = gray[y0:y0 + h, x0:x0 + w]
-    inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))).astype(bool)
+    # the face's hull: print where the face's outline runs in (an index at the border of a card
+    # lying on another, cut off with the border) is the face's too
+    hull = np.zeros_like(face.mask)
+    cv2.fillConvexPoly(hull, cv2.convexHull(face.outline - np.array([x0, y0], np.int32)), 1)
+    inner = cv2.erode(hull, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))).astype(bool)
     if not inner.any():
         return None
     shade = float(np.median(win[inner]))
@@ -1416,7 +1441,9 @@ def _pip_face(seed: Glyph, gray: Image, inks: _Inks | None = None) -> _PipFace |
                   seed.dark)
             for (x, y, bw, bh, _area), (cx, cy) in zip(boxes[order], cents[1:][pip][order],
                                                        strict=True)]
-    return _PipFace(face, rank, pips)
+    long_side = (corners[3] - corners[0] + corners[2] - corners[1]) / 2.0
+    down = _unit(float(long_side[0]), float(long_side[1]))
+    return _PipFace(face, rank, pips, down, [float(v) for v in uv[order, 1]])
 
 
 def _layout(uv: npt.NDArray[np.float64], size: float) -> str | None:
@@ -1462,13 +1489,15 @@ def _in_quads(points: npt.NDArray[np.float64], quads: npt.NDArray[np.float64]
 
 
 def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray: Image,
-              read: ReadFn | None, found: list[_Found], inks: _Inks | None = None
-              ) -> list[_Found]:
+              read: ReadFn | None, found: list[_Found], inks: _Inks | None = None,
+              upright: UprightFn | None = None) -> list[_Found]:
     """Cards read by counting the pips of faces in full view (:func:`_pip_face`), traced around
     each likely rank and suit not on a face traced already. With ``read`` (the classifier) the
     pips are read as glyphs of their own. The suit is the one most of the pips are read as (as
     sure as its surest reading); a pip read as another suit must be unsure, and the pips read so
-    fewer than a quarter of the others. A rank read on the face must not name another rank.
+    fewer than a quarter of the others. Where the pips so read disagree, with ``upright`` (the
+    upright classifier) they are read again turned as printed (``_pips_upright``), and those
+    readings decide, two pips or more. A rank read on the face must not name another rank.
     With the frame's colours (``inks``) the faces are traced by their colour too
     (:func:`_face_of`)."""
     seeds = [g for g in glyphs if g.prob >= PIP_PROB
@@ -1506,13 +1535,14 @@ def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray:
                    and any(p.x <= s.cx < p.x + p.w and p.y <= s.cy < p.y + p.h
                            and 0.6 <= s.size / p.size <= 1.6 for p in c.pips)]
         on_pips += [s for s in mine if s.label in SUIT_CLASSES and s.prob >= PIP_PROB]
-        named = Counter(s.label for s in on_pips).most_common()
-        if not named:
+        suit_label = _pips_agree(on_pips)
+        if suit_label is None and on_pips and upright is not None and PIP_UPRIGHT:
+            # the first classifier, reading the pips at any angle, named suits that disagree
+            on_pips = _pips_upright(c, upright)
+            suit_label = _pips_agree(on_pips) if len(on_pips) >= 2 else None
+        if suit_label is None:
             continue
-        suit_label, agree = named[0]
         against = [s for s in on_pips if s.label != suit_label]
-        if 4 * len(against) >= agree or any(s.prob >= PIP_AGAINST for s in against):
-            continue
         best = max((s for s in on_pips if s.label == suit_label), key=lambda s: s.prob)
         suit_prob = best.prob
         if PIP_COMBINE and not against:
@@ -1528,6 +1558,51 @@ def _pip_read(glyphs: list[Glyph], suits: list[Glyph], ranks: list[Glyph], gray:
         suit = replace(middle, label=best.label, prob=suit_prob)
         out.append(_Found(rank, suit, False, PIP_COUNT_PROB, suit_prob, c.face.quad(middle),
                           six_nine=c.rank if label == "6" else None))
+    return out
+
+
+def _pips_agree(on_pips: list[Glyph]) -> str | None:
+    """The suit that the readings of a face's pips give: the one most of them are read as, the
+    pips read as another fewer than a quarter of those and none of them at ``PIP_AGAINST`` or
+    more; None otherwise."""
+    named = Counter(s.label for s in on_pips).most_common()
+    if not named:
+        return None
+    suit_label, agree = named[0]
+    against = [s for s in on_pips if s.label != suit_label]
+    if 4 * len(against) >= agree or any(s.prob >= PIP_AGAINST for s in against):
+        return None
+    return suit_label
+
+
+def _pips_upright(c: _PipFace, upright: UprightFn) -> list[Glyph]:
+    """The pips of a counted face read by the upright classifier, each turned as printed: the
+    pips of one half of the card upright and those of the other half a half turn (the middle
+    ones with the top half), or, as some decks print them, every pip upright; the card's top
+    either way. Of these four ways, the one its pips read surest as (the product of each pip's
+    likeliest suit) is taken, and the suits so read at ``PIP_PROB`` or more returned."""
+    dx, dy = c.down
+    n = len(c.pips)
+    ways = [
+        # the far half turned, the card's top toward -down, then toward +down
+        [(dx, dy) if v < PIP_UPRIGHT_MIDDLE else (-dx, -dy) for v in c.along],
+        [(-dx, -dy) if v > -PIP_UPRIGHT_MIDDLE else (dx, dy) for v in c.along],
+        # every pip printed upright (some decks), the top either way
+        [(dx, dy)] * n,
+        [(-dx, -dy)] * n,
+    ]
+    probs = upright(c.pips * len(ways), [d for way in ways for d in way])
+    suit_ids = np.array([UPRIGHT_CLASSES.index(k) for k in "cdhs"])
+    best = probs[:, suit_ids].max(axis=1)
+    score = np.log(np.maximum(best, 1e-6)).reshape(len(ways), n).sum(axis=1)
+    w = int(np.argmax(score))
+    chosen = probs[w * n:(w + 1) * n]
+    out: list[Glyph] = []
+    for p, pr in zip(c.pips, chosen, strict=True):
+        k = int(np.argmax(pr))
+        label = UPRIGHT_CLASSES[k]
+        if label in SUIT_CLASSES and pr[k] >= PIP_PROB:
+            out.append(replace(p, label=label, prob=float(pr[k])))
     return out
 
 
@@ -1587,7 +1662,7 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
         if AXIS_READ:
             found.extend(_axis_read(glyphs, ranks, found, upright, inks, gray))
     if PIP_COUNT:
-        found.extend(_pip_read(glyphs, suits, ranks, gray, read, found, inks))
+        found.extend(_pip_read(glyphs, suits, ranks, gray, read, found, inks, upright))
     readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for f in found:

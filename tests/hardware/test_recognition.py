@@ -40,11 +40,11 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8256, 0.0), 0.95: (0.8132, 0.0),
-                      0.7: (0.8399, 0.0126), 0.3: (0.8683, 0.0298)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8363, 0.0), 0.95: (0.8238, 0.0),
+                      0.7: (0.8488, 0.0124), 0.3: (0.8754, 0.0296)}
 #: the same, read in detail (``Recognizer.read``'s ``detail``)
-VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8772, 0.0020), 0.95: (0.8683, 0.0020),
-                             0.7: (0.8897, 0.0177), 0.3: (0.9146, 0.0375)}
+VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8879, 0.0020), 0.95: (0.8790, 0.0020),
+                             0.7: (0.8986, 0.0175), 0.3: (0.9217, 0.0372)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -383,6 +383,83 @@ def test_the_pips_of_a_counted_card_read_apart_make_its_suit_surer(
     (card, confidence), = count([top, bottom])
     assert card == "2c" and confidence == pytest.approx(PIP_COUNT_PROB * 0.89)
     assert confidence < DEFAULT_MIN_CONFIDENCE
+
+
+def test_a_counted_card_keeps_the_index_at_its_border() -> None:
+    # the 2 of the test above, its bottom index's mark printed against the card's border (as an
+    # index looks when the card's border line is lost in the blur of the card beneath): not a
+    # hole in the face but a notch in its outline. The face's hull holds it: two corners
+    # printed, the card is whole
+    from hardware.camera.recognize import _pip_read
+
+    gray = np.full((400, 400), 40, np.uint8)
+    cv2.rectangle(gray, (100, 60), (240, 260), 230, -1)
+    cv2.rectangle(gray, (108, 69), (116, 81), 30, -1)
+    cv2.rectangle(gray, (230, 239), (240, 251), 30, -1)  # against the right border
+    for y in (110, 210):
+        cv2.rectangle(gray, (158, y - 12), (182, y + 12), 30, -1)
+    pips = [_glyph("c", 0.97, 170, 110, 25), _glyph("c", 0.96, 170, 210, 25)]
+    found = _pip_read(pips, pips, [], gray, None, [])
+    assert [f.rank.label + f.suit.label for f in found] == ["2c"]
+    # a card in full view only: the same marks on a face running on past the picture's edge
+    cut = gray[:, :236]
+    assert _pip_read(pips, pips, [], np.ascontiguousarray(cut), None, []) == []
+
+
+def test_a_counted_card_lying_on_another_is_traced_apart_along_its_border(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the 5 of hearts lying on the 9 of spades, both faces light, their indices worn: small and
+    # out of focus, the two faces are of one shade but for the thin line of the 5's border, and
+    # traced as one they are no card. Cut along that line, the 5 lies in full view and its pips
+    # are counted; the 9, partly covered, is not
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    _lay(scene, _worn("9s"), 100, 150, 0)
+    _lay(scene, _worn("5h"), 160, 190, 20)
+    for scale, blur in ((0.6, 1.5), (0.45, 1.0)):
+        view = cv2.GaussianBlur(cv2.resize(scene, None, fx=scale, fy=scale,
+                                           interpolation=cv2.INTER_AREA), (0, 0), blur)
+        read = {c.card for c in reader.read(view).cards if c.confidence >= DEFAULT_MIN_CONFIDENCE}
+        assert read == {"5h"}, (scale, read)
+        monkeypatch.setattr(recognize, "PIP_CUT", None)
+        read = {c.card for c in reader.read(view).cards if c.confidence >= DEFAULT_MIN_CONFIDENCE}
+        assert read == set(), (scale, read)
+        monkeypatch.undo()
+
+
+def test_pips_whose_suits_disagree_are_read_again_upright(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the 9 of spades in full view, its indices worn; read at any angle, its shaded spades may
+    # pass for clubs (Oxygen's do): the suits of its pips disagree, and it was left unread. Read
+    # again upright, each pip turned as printed, they are spades
+    from hardware.camera.recognize import _pip_read, _with_grey
+
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    _lay(scene, _worn("9s"), 500, 200, 15)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    both = _with_grey(scene, gray)
+    glyphs = reader.classify(scene, gray, candidate_glyphs(gray), both)
+    pips = [g for g in glyphs if g.label == "s" and g.prob >= 0.9 and g.size >= 20]
+    assert len(pips) == 9
+    # as the first classifier read Oxygen's: a third of them clubs, unsure
+    confused = [replace(g, label="c", prob=0.7) if k % 3 == 0 else g
+                for k, g in enumerate(pips)]
+    glyphs = [g for g in glyphs if g not in pips] + confused
+    suits = [g for g in glyphs if g.label in "cdhs" and g.prob >= 0.3]
+    ranks = [g for g in glyphs if g.label in "2345678TJQKA" and g.prob >= 0.3]
+    turns: list[list[tuple[float, float]]] = []
+
+    def upright(gl: list[Glyph], downs: list[tuple[float, float]]) -> np.ndarray:
+        turns.append(downs)
+        return reader.read_upright(both, gl, downs)
+
+    found = _pip_read(glyphs, suits, ranks, gray, None, [], None, upright)
+    assert [(f.rank.label, f.suit.label) for f in found] == [("6", "s")]
+    assert found[0].six_nine == "9" and found[0].suit_prob >= 0.9
+    # read four ways (the far half turned, the card's top either way; every pip upright)
+    assert len(turns) == 1 and len(turns[0]) == 4 * 9
+    # without the second reading the card stays unread
+    monkeypatch.setattr(recognize, "PIP_UPRIGHT", False)
+    assert _pip_read(glyphs, suits, ranks, gray, None, [], None, upright) == []
 
 
 def test_pips_are_not_counted_on_a_card_partly_covered_smudged_or_with_a_picture(
