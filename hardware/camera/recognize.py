@@ -1184,6 +1184,69 @@ def _card_axis(gray: Image, g: Glyph) -> float:
                       float((strength * np.cos(turned)).sum())) / 4.0
 
 
+#: a sure rank whose card is not read surely has its suit looked for in windows where the
+#: index prints it (``_window_read``): the rank read at this much or more by the first classifier
+WINDOW_READ = True
+WINDOW_RANK = 0.9
+#: and the suit read upright in a window at this much or more (0.98 read 2 more cards on 1000
+#: synthetic scenes, but 11 wrong at the threshold of 0.90 instead of 8)
+WINDOW_AGREE = 0.995
+#: the windows: along the card's down from the rank's centre, across it, and their size, each
+#: in rank sizes
+WINDOW_ALONG = (1.0, 1.2, 1.4)
+WINDOW_ACROSS = (-0.2, 0.0, 0.2)
+WINDOW_SIZES = (0.8, 1.0)
+
+
+def _window_read(ranks: list[Glyph], found: list[_Found], upright: UprightFn, gray: Image
+                 ) -> list[_Found]:
+    """Cards whose suit was not cut out as a glyph (run into the card's border or the pip
+    beside it): for each rank read at ``WINDOW_RANK`` or more whose card is not read at 0.9 or
+    more, the card's down is told by its edges (``_card_axis``) and by the rank, which must read
+    as itself upright (0.9 or more) one of the four ways only; below it, where an index prints
+    its suit, windows are read by the upright classifier whether or not a glyph was found
+    there. The surest suit must be read at ``WINDOW_AGREE`` or more, and no window read as
+    another suit at 0.5 or more. A 6 or 9 is left out (on 5000 synthetic scenes 2 of the 5 wrong
+    readings it added, and 1 of its 131 right ones)."""
+    sure = [f for f in found
+            if 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright) >= 0.9]
+    todo = [r for r in ranks if r.prob >= WINDOW_RANK and r.label != "6"
+            and not any(abs(f.rank.cx - r.cx) < r.size and abs(f.rank.cy - r.cy) < r.size
+                        for f in sure)]
+    suit_ids = [UPRIGHT_CLASSES.index(k) for k in "cdhs"]
+    out: list[_Found] = []
+    for r in todo:
+        angle = _card_axis(gray, r)
+        downs = [(-math.sin(angle + q * math.pi / 2), math.cos(angle + q * math.pi / 2))
+                 for q in range(4)]
+        probs = upright([r] * 4, downs)
+        rank_id = UPRIGHT_CLASSES.index(r.label)
+        ways = [k for k in range(4) if float(probs[k, rank_id]) >= 0.9]
+        if len(ways) != 1:
+            continue
+        way = ways[0]
+        dx, dy = downs[way]
+        windows: list[Glyph] = []
+        for along in WINDOW_ALONG:
+            for across in WINDOW_ACROSS:
+                for size in WINDOW_SIZES:
+                    cx = r.cx + (dx * along - dy * across) * r.size
+                    cy = r.cy + (dy * along + dx * across) * r.size
+                    w = max(round(size * r.size), 4)
+                    windows.append(Glyph(int(cx - w / 2), int(cy - w / 2), w, w, cx, cy,
+                                         r.dark))
+        read = upright(windows, [(dx, dy)] * len(windows))[:, suit_ids]
+        named = {int(np.argmax(row)) for row in read if float(row.max()) >= 0.5}
+        best, suit_k = np.unravel_index(int(np.argmax(read)), read.shape)
+        prob = float(read[best, suit_k])
+        if prob < WINDOW_AGREE or len(named) != 1:
+            continue
+        suit = replace(windows[int(best)], label="cdhs"[int(suit_k)], prob=prob)
+        rank_prob = r.prob * float(probs[way, rank_id])
+        out.append(_Found(r, suit, True, rank_prob, prob, _card_quad(r, suit, (dx, dy))))
+    return out
+
+
 def _axis_read(glyphs: list[Glyph], ranks: list[Glyph], found: list[_Found],
                upright: UprightFn, inks: _Inks | None, gray: Image) -> list[_Found]:
     """Cards read upright along their own edges: each likely rank whose card is not read surely
@@ -1661,6 +1724,8 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
             found.extend(_half_read(glyphs, ranks, suits, found, upright, inks, gray.shape))
         if AXIS_READ:
             found.extend(_axis_read(glyphs, ranks, found, upright, inks, gray))
+    if upright is not None and WINDOW_READ:
+        found.extend(_window_read(ranks, found, upright, gray))
     if PIP_COUNT:
         found.extend(_pip_read(glyphs, suits, ranks, gray, read, found, inks, upright))
     readings: list[tuple[CardReading, float]] = []
