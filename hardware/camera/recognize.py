@@ -656,6 +656,8 @@ def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph 
 #: a rank with no suit beside it takes the suit of the pips on its own card face (decks that print
 #: the rank and the suit in different corners); the face is looked for this many rank sizes around
 FACE_REACH = 10.0
+#: the same for a rank's suit: a few designs print it only in the card's far corner
+FACE_SUIT_REACH = 16.0
 #: a face larger than this many squared rank sizes has run into other cards (or the felt)
 FACE_MAX_AREA = 120.0
 #: pairing by the card face is on (off only to measure what it adds)
@@ -699,7 +701,8 @@ class _Face:
 
 
 def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4,
-             inks: _Inks | None = None, cut: float | None = None) -> _Face | None:
+             inks: _Inks | None = None, cut: float | None = None,
+             reach_sizes: float = FACE_REACH) -> _Face | None:
     """The pixels of the face's shade connected to the rank's surroundings, with the print on it
     (pips, the rank itself) filled in; None where the face cannot be told from the print or runs
     into other cards. The shade is within ``near`` of the print's contrast from the face's, and
@@ -709,7 +712,7 @@ def _face_of(rank: Glyph, gray: Image, close: float = 0.12, near: float = 0.4,
     (``FACE_CHROMA``): a black face on dark red felt is of one grey with it, not of one
     colour."""
     size = rank.size
-    reach = int(FACE_REACH * size)
+    reach = int(reach_sizes * size)
     x0, y0 = max(int(rank.cx) - reach, 0), max(int(rank.cy) - reach, 0)
     x1, y1 = min(int(rank.cx) + reach, gray.shape[1]), min(int(rank.cy) + reach, gray.shape[0])
     win = gray[y0:y1, x0:x1]
@@ -791,10 +794,23 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
                ) -> tuple[Glyph, float, _Face] | None:
     """The suit of the pips on the rank's own card face, when they all agree (and, with the
     glyphs' ``inks``, are printed in the rank's ink): the nearest of them, the most confident
-    reading among them, and the face."""
+    reading among them, and the face. A face running on beyond the ``FACE_REACH`` it was traced
+    in, with no suit read on that part of it, is traced again farther (``FACE_SUIT_REACH``) and
+    read when it lies whole within that."""
     face = _face_of(rank, gray, inks=inks)
     if face is None:
         return None
+    found = _suit_on(face, rank, suits, ranks, inks, doubts)
+    if found is None and not face.whole:
+        farther = _face_of(rank, gray, inks=inks, reach_sizes=FACE_SUIT_REACH)
+        if farther is not None and farther.whole:
+            found = _suit_on(farther, rank, suits, ranks, inks, doubts)
+    return found
+
+
+def _suit_on(face: _Face, rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
+             inks: _Inks | None, doubts: Sequence[Glyph]) -> tuple[Glyph, float, _Face] | None:
+    """The suit of the pips on ``face`` (``_face_suit``)."""
     # a face holding another rank's index is more than one card (light faces touching in a fan)
     for other in ranks:
         if other.label != rank.label and other.dark == rank.dark \
