@@ -117,6 +117,8 @@ class Glyph:
     prob: float = 0.0
     #: centroid of the glyph's enclosed holes (for 6/9), or None
     hole: tuple[float, float] | None = None
+    #: one half of a candidate cut at its waist (``waist_halves``), read only as a sure rank
+    half: bool = False
     #: the suit it looks most like and how much, whatever it was read as (a pip read ``other``
     #: may still look like a suit)
     suit: str = ""
@@ -257,6 +259,53 @@ def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
             out.extend(Glyph(g.x + x0, g.y + y0, g.w, g.h, g.cx + x0, g.cy + y0, dark)
                        for g in _components(binary, dark))
     return _unheld(out, have, loose)
+
+
+#: a candidate read ``other`` that is this much longer than wide (its print's smallest enclosing
+#: rectangle) may be a rank and its suit joined by blur: it is cut in two across its narrowest
+#: waist, and a half read as a rank at ``WINDOW_RANK`` or more has its suit looked for in windows
+#: below it (``_window_read``) and nowhere else
+SPLIT_WAIST = True
+SPLIT_ASPECT = (1.5, 3.0)
+#: its long side in pixels
+SPLIT_LONG = (12.0, 48.0)
+
+
+def waist_halves(gray: Image, g: Glyph) -> list[Glyph]:
+    """The two halves of a candidate's print cut across its long axis where it is narrowest
+    (within its middle two fifths), or none when it is no such elongated glyph."""
+    patch = gray[g.y:g.y + g.h, g.x:g.x + g.w]
+    mode = cv2.THRESH_BINARY_INV if g.dark else cv2.THRESH_BINARY
+    _, mask = cv2.threshold(patch, 0, 255, mode | cv2.THRESH_OTSU)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n < 2:
+        return []
+    ys, xs = np.nonzero(labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])))
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
+    long, short = max(w, h), max(min(w, h), 1.0)
+    if not (SPLIT_ASPECT[0] <= long / short <= SPLIT_ASPECT[1]
+            and SPLIT_LONG[0] <= long <= SPLIT_LONG[1]):
+        return []
+    a = math.radians(angle)
+    axis = np.array([math.cos(a), math.sin(a)] if w >= h else [-math.sin(a), math.cos(a)],
+                    np.float32)
+    t = (pts - np.array([cx, cy], np.float32)) @ axis
+    edges = np.arange(math.floor(float(t.min())), math.ceil(float(t.max())) + 1.0)
+    counts, _ = np.histogram(t, edges)
+    k0, k1 = int(len(counts) * 0.3), int(len(counts) * 0.7)
+    if k1 <= k0:
+        return []
+    cut = float(edges[k0 + int(np.argmin(counts[k0:k1]))]) + 0.5
+    out = []
+    for part in (pts[t < cut], pts[t >= cut]):
+        if len(part) < 5:
+            return []
+        lo, hi, mid = part.min(axis=0), part.max(axis=0), part.mean(axis=0)
+        out.append(Glyph(g.x + int(lo[0]), g.y + int(lo[1]), int(hi[0] - lo[0]) + 1,
+                         int(hi[1] - lo[1]) + 1, g.x + float(mid[0]), g.y + float(mid[1]),
+                         g.dark, half=True))
+    return out
 
 
 def _touching(boxes: list[tuple[int, int, int, int]]) -> list[list[tuple[int, int, int, int]]]:
@@ -507,6 +556,18 @@ class Recognizer:
                 batch = np.concatenate([batch, more])
                 probs = np.concatenate([probs, self._probabilities(more)])
                 glyphs = glyphs + extra
+        if SPLIT_WAIST:
+            halves = [h for i in np.flatnonzero(probs.argmax(axis=1) == _OTHER)
+                      for h in waist_halves(gray, glyphs[int(i)])]
+            if halves:
+                more = _patches(both, halves)
+                read = self._probabilities(more)
+                keep = [i for i, row in enumerate(read) if CLASSES[int(row.argmax())]
+                        in RANK_CLASSES and float(row.max()) >= WINDOW_RANK]
+                if keep:
+                    batch = np.concatenate([batch, more[keep]])
+                    probs = np.concatenate([probs, read[keep]])
+                    glyphs = glyphs + [halves[i] for i in keep]
         # read the likely ranks and suits again turned; keep the geometric mean
         top = probs.argmax(axis=1)
         recheck = _pairable(glyphs, top, probs.max(axis=1))
@@ -1709,6 +1770,8 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
     other are read again turned upright, and each card's confidence weighs both readings. A
     card in full view is also read by counting its pips (``PIP_COUNT``), with ``read`` (the
     first classifier) reading the pips found on its face."""
+    halves = [g for g in glyphs if g.half and g.label in RANK_CLASSES]
+    glyphs = [g for g in glyphs if not g.half]
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
     doubts = [] if FACE_DOUBT is None else [
@@ -1741,7 +1804,7 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
         if AXIS_READ:
             found.extend(_axis_read(glyphs, ranks, found, upright, inks, gray))
     if upright is not None and WINDOW_READ:
-        found.extend(_window_read(ranks, found, upright, gray))
+        found.extend(_window_read(ranks + halves, found, upright, gray))
     if PIP_COUNT:
         found.extend(_pip_read(glyphs, suits, ranks, gray, read, found, inks, upright))
     readings: list[tuple[CardReading, float]] = []
