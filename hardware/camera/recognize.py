@@ -963,7 +963,7 @@ class _Inks:
 
     def __init__(self, image: Image) -> None:
         self.image = image
-        self.known: dict[int, npt.NDArray[np.float32] | None] = {}
+        self.known: dict[tuple[int, int, int, int, bool], npt.NDArray[np.float32] | None] = {}
         self._chroma: tuple[Image, Image] | None = None
 
     def chroma(self) -> tuple[Image, Image]:
@@ -974,7 +974,9 @@ class _Inks:
         return self._chroma
 
     def of(self, g: Glyph) -> npt.NDArray[np.float32] | None:
-        key = id(g)
+        # by its box, not its identity: a glyph made for a moment (a window, a glyph read again)
+        # may take the identity of one gone, and so its ink
+        key = (g.x, g.y, g.w, g.h, g.dark)
         if key not in self.known:
             self.known[key] = _ink(self.image, g)
         return self.known[key]
