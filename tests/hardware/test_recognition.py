@@ -40,11 +40,11 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8523, 0.0), 0.95: (0.8345, 0.0),
-                      0.7: (0.8648, 0.0102), 0.3: (0.8932, 0.0271)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8612, 0.0), 0.95: (0.8416, 0.0),
+                      0.7: (0.8719, 0.0101), 0.3: (0.9004, 0.0269)}
 #: the same, read in detail (``Recognizer.read``'s ``detail``)
-VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9004, 0.0020), 0.95: (0.8897, 0.0020),
-                             0.7: (0.9093, 0.0173), 0.3: (0.9324, 0.0368)}
+VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9039, 0.0020), 0.95: (0.8932, 0.0020),
+                             0.7: (0.9128, 0.0172), 0.3: (0.9359, 0.0366)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -173,6 +173,10 @@ def test_a_rank_without_a_suit_beside_it_takes_the_suit_of_its_face(
     assert 480 < min(xs) < 520 and 620 < max(xs) < 660 and 250 < min(ys) < 290
     monkeypatch.setattr(recognize, "FACE_PAIRING", False)
     monkeypatch.setattr(recognize, "PIP_COUNT", False)  # the faces are in full view
+    # the pips of the face read upright read them too
+    upright = {c.card for c in reader.read(scene).cards if c.confidence >= 0.9}
+    assert upright <= set(cards) and len(upright) >= 4, upright
+    monkeypatch.setattr(recognize, "FACE_UPRIGHT", False)
     assert reader.read(scene).cards == []
 
 
@@ -605,9 +609,10 @@ def test_a_face_traced_past_the_reach_of_its_glyph_is_not_taken_for_whole(
     assert cut.mask.shape[0] < 285 < whole.mask.shape[0], (cut.mask.shape, whole.mask.shape)
 
 
-def _joined_index(card: str) -> np.ndarray:
+def _joined_index(card: str, gap: int = 0) -> np.ndarray:
     """A blank card face with only the corner index of a committed face, its suit moved up
-    until it touches the rank (as blur joins a small index)."""
+    until it touches the rank (as blur joins a small index), or until ``gap`` rows lie between
+    them."""
     read = cv2.imread(str(HERUKA / f"{card}.png"))
     assert read is not None, card
     rank, suit = read[4:26, 3:21], read[26:44, 3:21]
@@ -616,7 +621,7 @@ def _joined_index(card: str) -> np.ndarray:
     face = np.full_like(read, 250)
     cv2.rectangle(face, (0, 0), (face.shape[1] - 1, face.shape[0] - 1), (150, 150, 150), 2)
     face[4:26, 3:21] = rank
-    y = 4 + bottom + 1 - top  # the suit's top row on the row below the rank's bottom
+    y = 4 + bottom + 1 + gap - top  # the suit's top row ``gap`` rows below the rank's bottom
     face[y:y + 18, 3:21] = np.minimum(face[y:y + 18, 3:21], suit)
     return face
 
@@ -645,6 +650,38 @@ def test_a_rank_joined_to_its_suit_is_cut_at_its_waist(
     unsplit = {c.card for c in reader.read(scene).cards
                if c.confidence >= DEFAULT_MIN_CONFIDENCE}
     assert unsplit == set(), unsplit
+
+
+def test_a_rank_and_suit_joined_only_by_blur_are_cut_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # one row apart, blurred: the candidates' threshold joins rank and suit, but at the
+    # threshold of the candidate's own box some fall apart into two pieces, neither of them
+    # elongated; those pieces together are cut at their waist, into the rank and the suit
+    from hardware.camera.recognize import waist_halves
+
+    reader = Recognizer(min_confidence=0.0)
+    cards = ["3c", "5h", "4c", "8s", "7d", "2s"]
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    for i, card in enumerate(cards):
+        _lay(scene, _joined_index(card, gap=1), 60 + i * 200, 250, -15 + i * 7)
+    scene = np.asarray(cv2.GaussianBlur(scene, (0, 0), 0.8), np.uint8)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    both = cv2.merge([scene, gray])
+    joined = [g for g in candidate_glyphs(gray) if g.dark and 26 <= max(g.w, g.h) <= 42]
+    assert len(joined) >= 5
+
+    def cut() -> list[str]:
+        """The halves read as a rank at ``WINDOW_RANK`` or more (those kept)."""
+        halves = [h for g in joined for h in waist_halves(gray, g)]
+        return [h.label for h in reader.read_glyphs(both, halves)
+                if h.label in recognize.RANK_CLASSES and h.prob >= recognize.WINDOW_RANK]
+
+    # (a piece elongated by itself, an 8, is cut into two loops: a half is read as a rank only
+    # for the window read of the suit below it, which must read as a suit there)
+    ranks = set(cut()) & {c[0] for c in cards}
+    assert len(ranks) >= 5, ranks
+    monkeypatch.setattr(recognize, "SPLIT_PART", 1.0)
+    assert len(set(cut()) & ranks) < len(ranks)
 
 
 def test_a_faint_rank_beside_a_large_pip_is_looked_for_again_finer(
@@ -683,11 +720,12 @@ def test_an_index_half_read_is_read_whole_upright(monkeypatch: pytest.MonkeyPatc
     # into the card's edge or a suit is a few pixels wide: the half still read, with each glyph
     # beside it read upright, gives the card (a 9 told from a 6 by the upright reading). The
     # reading along the card's edges reads such indices too, so does counting the pips of these
-    # cards in full view, and so does reading a sure rank's suit in windows below it: all three
-    # are left out here
+    # cards in full view, so does reading a sure rank's suit in windows below it, and so does
+    # reading the pips of a sure rank's face upright: all four are left out here
     monkeypatch.setattr(recognize, "AXIS_READ", False)
     monkeypatch.setattr(recognize, "PIP_COUNT", False)
     monkeypatch.setattr(recognize, "WINDOW_READ", False)
+    monkeypatch.setattr(recognize, "FACE_UPRIGHT", False)
     reader = Recognizer(min_confidence=0.0)
     cards = ["7d", "4h", "9c", "5s", "Kd", "Qc"]
     scene = np.full((720, 1280, 3), FELT, np.uint8)
@@ -710,6 +748,55 @@ def test_an_index_half_read_is_read_whole_upright(monkeypatch: pytest.MonkeyPatc
         assert len(read) >= 5, (hidden, read)
         monkeypatch.setattr(recognize, "HALF_READ", False)
         assert assemble(half, gray, 0.9, scene, upright).cards == []
+
+
+def _light_on_colour(card: str) -> np.ndarray:
+    """A committed face printed light on a face of its colour (dark red or black), as some decks
+    print, with no suit in its index: its rank and its pips only."""
+    read = cv2.imread(str(HERUKA / f"{card}.png"))
+    assert read is not None, card
+    h, w = read.shape[:2]
+    ink = cv2.cvtColor(read, cv2.COLOR_BGR2GRAY) < 160
+    ink[26:46, 0:24] = False
+    ink[h - 46:h, w - 24:w] = False
+    face = np.empty_like(read)
+    face[:] = (30, 25, 140) if card[1] in "hd" else (35, 35, 35)
+    face[ink] = (200, 205, 205)
+    cv2.rectangle(face, (0, 0), (w - 1, h - 1), (220, 220, 220), 3)
+    return face
+
+
+def test_a_rank_s_face_pips_are_read_upright_by_the_card_s_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # light print on red and black faces, no suit in the index, and every pip read by the first
+    # classifier as the suit it looks like turned half round (a heart as a spade, a diamond as
+    # a club, a club as a heart: at 0.6, as blurred pips are): face pairing takes that wrong
+    # suit, unsure. Read upright, turned by the card's down both ways (the pips of a card's far
+    # half are printed upside down, or not, by design), each pip names its suit and its
+    # turned look-alike; the card's colour tells them apart. Counting the pips of these cards in
+    # full view would read them too: it is left out here
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
+    reader = Recognizer(min_confidence=0.0)
+    cards = ["7h", "5s", "4d", "8c", "3h", "Tc"]
+    scene = np.full((720, 1280, 3), (90, 90, 90), np.uint8)
+    for i, card in enumerate(cards):
+        _lay(scene, _light_on_colour(card), 60 + i * 200, 200, -15 + i * 6)
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    both = cv2.merge([scene, gray])
+    glyphs = reader.classify(scene, gray, candidate_glyphs(gray), both)
+    alike = {"h": "s", "s": "h", "d": "c", "c": "h"}
+    pips = [replace(g, label=alike[g.label], prob=0.6, suit=alike[g.label], suit_prob=0.6)
+            if g.label in alike and g.prob >= 0.5 else g for g in glyphs]
+    assert sum(g.label in alike for g in pips) >= 30
+
+    def upright(gl: list[Glyph], downs: list[tuple[float, float]]) -> np.ndarray:
+        return reader.read_upright(both, gl, downs)
+
+    read = {c.card for c in assemble(pips, gray, 0.9, scene, upright).cards}
+    assert read <= set(cards)
+    assert len(read) >= 5, read
+    monkeypatch.setattr(recognize, "FACE_UPRIGHT", False)
+    assert assemble(pips, gray, 0.9, scene, upright).cards == []
 
 
 def test_the_card_axis_is_the_angle_of_its_edges(recognizer: Recognizer) -> None:
