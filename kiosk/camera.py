@@ -2,7 +2,8 @@
 
 :func:`init_app` starts capture and recognition when a camera source is configured
 (``STUD_KIOSK_CAMERA``: a device index or path, a stream URL, a video file or a folder of images;
-else ``"source"`` in ``instance/camera.json``) and wires the readings to the table:
+else ``"source"`` in ``instance/camera.json``), its frames read at 1280x720 or within
+``STUD_KIOSK_CAMERA_SIZE`` (else ``"size"`` in that file), and wires the readings to the table:
 
 - *Calibration*: on the page ``/camera`` the dealer marks each seat's zone on a snapshot by touch
   (two taps: opposite corners). Zones are kept as fractions of the picture, per table, in
@@ -52,6 +53,7 @@ from kiosk.views.auth import dealer_required, is_dealer
 log = logging.getLogger(__name__)
 
 ENV_SOURCE = "STUD_KIOSK_CAMERA"
+ENV_SIZE = "STUD_KIOSK_CAMERA_SIZE"
 #: seconds between two counts of the face-down cards (about 40 ms each on 1280x720; the
 #: recogniser reads every frame and keeps its frame rate)
 DOWN_INTERVAL_S = 1.0
@@ -379,13 +381,20 @@ class TableCamera:
 
     # ---- state for the screens ----------------------------------------------------------------
 
+    def status_text(self, lang: str) -> str:
+        """The camera's state in words; a setting that kept it from starting is named, with
+        what is allowed."""
+        text = _ui(f"camera.state.{self.status['state']}", lang)
+        detail = self.status.get("detail")
+        return f"{text}: {detail}" if self.status["state"] == "config" and detail else text
+
     def snapshot(self, lang: str) -> dict[str, Any]:
         hints = [dict(h, text=_ui("camera.down_hint", lang, **h)) for h in self.down_hints()]
         unzoned = self.unzoned_seats()
         with self.lock:
             props = [dict(p, text=self.proposal_text(p, lang)) for p in self.proposals]
             return {
-                "status": dict(self.status, text=_ui(f"camera.state.{self.status['state']}", lang)),
+                "status": dict(self.status, text=self.status_text(lang)),
                 "zones": {str(k): v for k, v in sorted(self.zones.items())},
                 "settings": dict(self.settings),
                 "proposals": props,
@@ -464,8 +473,10 @@ class TableCamera:
 
     # ---- life cycle -----------------------------------------------------------------------------
 
-    def start(self, source: str, frame_interval_s: float = 0.0) -> None:
-        """Capture from ``source`` and recognise in the background."""
+    def start(self, source: str, frame_interval_s: float = 0.0,
+              size: tuple[int, int] | None = None) -> None:
+        """Capture from ``source`` (its frames fitted to ``size``) and recognise in the
+        background."""
         import cv2
 
         from hardware.camera.capture import Capture, Status
@@ -479,7 +490,7 @@ class TableCamera:
 
         # readings below the house threshold are still shown, flagged, never entered by themselves
         recognizer = Recognizer(min_confidence=0.2)
-        self.capture = Capture.from_spec(source, on_status=on_status,
+        self.capture = Capture.from_spec(source, size=size, on_status=on_status,
                                          frame_interval_s=frame_interval_s)
         last_jpeg = [0.0]
         last_down = [0.0]
@@ -518,17 +529,34 @@ class TableCamera:
             self.capture.stop()
 
 
-def configured_source(app: Flask) -> str | None:
-    value = os.environ.get(ENV_SOURCE) or app.config.get("CAMERA_SOURCE")
-    if value:
-        return str(value)
+def _config_file(app: Flask) -> dict[str, Any]:
+    """``instance/camera.json``, or nothing when it is missing or not a JSON object."""
     path = Path(app.instance_path) / CONFIG_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    source = data.get("source") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def configured_source(app: Flask) -> str | None:
+    value = os.environ.get(ENV_SOURCE) or app.config.get("CAMERA_SOURCE")
+    if value:
+        return str(value)
+    source = _config_file(app).get("source")
     return str(source) if source else None
+
+
+def configured_size(app: Flask) -> tuple[int, int]:
+    """The size the camera's frames are read at (a device is asked for it, larger frames are
+    scaled down to fit): ``STUD_KIOSK_CAMERA_SIZE``, else ``CAMERA_SIZE``, else ``"size"`` in
+    ``instance/camera.json``, else 1280x720. A malformed size raises ``CaptureError`` saying
+    what is allowed."""
+    from hardware.camera.capture import DEFAULT_SIZE, parse_size
+
+    value = os.environ.get(ENV_SIZE) or app.config.get("CAMERA_SIZE") \
+        or _config_file(app).get("size")
+    return parse_size(str(value)) if value else DEFAULT_SIZE
 
 
 def init_app(app: Flask, table: TableService) -> TableCamera:
@@ -550,8 +578,17 @@ def init_app(app: Flask, table: TableService) -> TableCamera:
         # a folder of pictures or a video file is read at a camera's pace, not as fast as it can
         paced = Path(source).exists() and not source.startswith("/dev/")
         interval = float(app.config.get("CAMERA_FRAME_INTERVAL", 0.1 if paced else 0.0))
+        from hardware.camera.capture import CaptureError
+
         try:
-            camera.start(source, interval)
+            size = configured_size(app)
+        except CaptureError as exc:
+            # a setting that is wrong is said so, with what is allowed: no retrying mends it
+            log.error("camera: not started: %s", exc)
+            camera.set_status("config", str(exc))
+            return camera
+        try:
+            camera.start(source, interval, size)
         except Exception as exc:  # a missing model or source must not stop the kiosk
             log.error("camera: cannot start on %s: %s", source, exc)
             camera.set_status("lost", str(exc))

@@ -7,6 +7,10 @@ Sources (``open_source``):
 - a video file;
 - a folder of images (JPEG/PNG, read in name order, looping): the stand-in for demos and tests.
 
+With a frame size (``parse_size``, 1280x720 in the kiosk), a device is asked for that size, and
+a frame of any source larger than it is scaled down to fit within it, in its own proportions
+(never enlarged): a stream or a device giving 1920x1080 is read at 1280x720.
+
 :class:`Capture` keeps the newest frame and hands it out with a sequence number; it reports every
 change of state through a status callback (``"connected"``, ``"lost"``, ``"reconnecting"``,
 ``"stopped"``) and, when the camera disappears, keeps trying to reopen it without stopping. A frame
@@ -34,6 +38,11 @@ from hardware.camera.recognize import RecognitionError, decode_image
 Image = npt.NDArray[Any]
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp"}
 URL_SCHEMES = ("rtsp://", "rtsps://", "http://", "https://", "udp://", "tcp://", "rtmp://")
+#: the frame size the kiosk reads unless told otherwise (width, height)
+DEFAULT_SIZE = (1280, 720)
+#: the sizes a frame size may be given (width, height: least and most)
+SIZE_LEAST = (320, 180)
+SIZE_MOST = (3840, 2160)
 
 
 class CaptureError(RuntimeError):
@@ -104,10 +113,50 @@ class FolderSource:
         pass
 
 
+def parse_size(text: str) -> tuple[int, int]:
+    """A frame size written ``WIDTHxHEIGHT`` (``1280x720``; ``×`` and spaces allowed), or a
+    :class:`CaptureError` saying what is allowed."""
+    allowed = (f"expected WIDTHxHEIGHT, such as 1280x720 (width {SIZE_LEAST[0]}-{SIZE_MOST[0]}, "
+               f"height {SIZE_LEAST[1]}-{SIZE_MOST[1]})")
+    parts = str(text).lower().replace("×", "x").replace(" ", "").split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise CaptureError(f"camera size {text!r}: {allowed}")
+    width, height = int(parts[0]), int(parts[1])
+    if not (SIZE_LEAST[0] <= width <= SIZE_MOST[0] and SIZE_LEAST[1] <= height <= SIZE_MOST[1]):
+        raise CaptureError(f"camera size {text!r}: {allowed}")
+    return width, height
+
+
+def fit_frame(frame: Image, size: tuple[int, int]) -> Image:
+    """The frame scaled down, in its own proportions, to fit within ``size`` (width, height);
+    a frame that fits already is returned as it is."""
+    h, w = frame.shape[:2]
+    scale = min(size[0] / w, size[1] / h)
+    if scale >= 1.0:
+        return frame
+    fitted = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return np.asarray(cv2.resize(frame, fitted, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+
+
+class FittedSource:
+    """A source whose frames larger than ``size`` are scaled down to fit within it."""
+
+    def __init__(self, source: FrameSource, size: tuple[int, int]) -> None:
+        self.source = source
+        self.size = size
+        self.description = source.description
+
+    def read(self) -> Image:
+        return fit_frame(self.source.read(), self.size)
+
+    def close(self) -> None:
+        self.source.close()
+
+
 def is_device(spec: str) -> bool:
     """A V4L2 device: an index, or a path under /dev (``/dev/video0``, or the name that does not
     change from boot to boot, ``/dev/v4l/by-id/usb-…-video-index0``), opened through V4L2 and
-    asked for 1280×720."""
+    asked for the frame size (1280×720 unless told otherwise)."""
     return spec.isdigit() or spec.startswith("/dev/")
 
 
@@ -139,9 +188,14 @@ class VideoSource:
         self._cap.release()
 
 
-def open_source(spec: str) -> FrameSource:
-    """Open a source named by configuration (see the module documentation)."""
-    spec = spec.strip()
+def open_source(spec: str, size: tuple[int, int] | None = None) -> FrameSource:
+    """Open a source named by configuration (see the module documentation); with a frame
+    ``size``, a device is asked for it and larger frames are scaled down to fit within it."""
+    source = _open(spec.strip(), size or DEFAULT_SIZE)
+    return source if size is None else FittedSource(source, size)
+
+
+def _open(spec: str, size: tuple[int, int]) -> FrameSource:
     if not spec:
         raise CaptureError("no camera source given: use a device index or path, a URL, "
                            "a video file or a folder of images")
@@ -149,9 +203,9 @@ def open_source(spec: str) -> FrameSource:
     if path.is_dir():
         return FolderSource(path)
     if is_device(spec) or spec.startswith(URL_SCHEMES):
-        return VideoSource(spec)
+        return VideoSource(spec, *size)
     if path.is_file():
-        return VideoSource(spec)
+        return VideoSource(spec, *size)
     raise CaptureError(f"{spec}: not a device, URL, video file or folder of images")
 
 
@@ -179,8 +233,10 @@ class Capture:
         self.reconnects = 0
 
     @classmethod
-    def from_spec(cls, spec: str, **kwargs: object) -> Capture:
-        return cls(lambda: open_source(spec), name=spec, **kwargs)  # type: ignore[arg-type]
+    def from_spec(cls, spec: str, size: tuple[int, int] | None = None,
+                  **kwargs: object) -> Capture:
+        """Capture from a source named by configuration, its frames fitted to ``size``."""
+        return cls(lambda: open_source(spec, size), name=spec, **kwargs)  # type: ignore[arg-type]
 
     def _status(self, state: str, detail: str = "") -> None:
         if self._on_status is not None:

@@ -18,8 +18,10 @@ from hardware.camera.capture import (
     FolderSource,
     Status,
     VideoSource,
+    fit_frame,
     is_device,
     open_source,
+    parse_size,
 )
 from hardware.camera.recognize import RecognitionError, decode_image
 
@@ -200,3 +202,60 @@ def test_a_device_is_an_index_or_any_path_under_dev() -> None:
         assert is_device(spec), spec
     for spec in ("rtsp://cam.local/stream", "/srv/table.mp4", "table-folder", "video0"):
         assert not is_device(spec), spec
+
+
+def test_a_frame_size_is_a_width_by_a_height_and_anything_else_is_explained() -> None:
+    assert parse_size("1280x720") == (1280, 720)
+    assert parse_size(" 1920 × 1080 ") == (1920, 1080)
+    assert parse_size("640X360") == (640, 360)
+    for bad in ("1280", "1280x", "x720", "wide x tall", "1280x720x3", "-1280x720", "1280.5x720",
+                "100x100", "8000x4000", "1280x100"):
+        with pytest.raises(CaptureError, match=r"expected WIDTHxHEIGHT, such as 1280x720 "
+                                               r"\(width 320-3840, height 180-2160\)"):
+            parse_size(bad)
+
+
+def _marked(width: int, height: int) -> np.ndarray:
+    """A grey frame with a white square in its middle, a tenth of its width."""
+    img = np.full((height, width, 3), 60, np.uint8)
+    side = width // 10
+    x, y = width // 2 - side // 2, height // 2 - side // 2
+    img[y:y + side, x:x + side] = 255
+    return img
+
+
+def test_larger_frames_are_scaled_down_to_fit_the_size_in_their_own_proportions(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    sizes = [(1920, 1080), (1920, 1200), (640, 360), (1280, 720)]
+    for i, (w, h) in enumerate(sizes):
+        cv2.imwrite(str(folder / f"{i}.png"), _marked(w, h))
+    src = open_source(str(folder), (1280, 720))
+    frames = [src.read() for _ in sizes]
+    src.close()
+    # 16:9 to the size, 16:10 to its height, smaller or equal frames as they are
+    assert [f.shape[:2] for f in frames] == [(720, 1280), (720, 1152), (360, 640), (720, 1280)]
+    for frame in frames:
+        # the square is still a tenth of the width, in the middle
+        ys, xs = np.nonzero(frame[:, :, 0] > 200)
+        w = frame.shape[1]
+        assert abs((xs.max() - xs.min() + 1) - w / 10) <= 2
+        assert abs(xs.mean() - w / 2) <= 2 and abs(ys.mean() - frame.shape[0] / 2) <= 2
+    # without a size, frames are read as they are
+    src = open_source(str(folder))
+    assert src.read().shape[:2] == (1080, 1920)
+    src.close()
+    assert fit_frame(frames[2], (320, 180)).shape[:2] == (180, 320)
+
+
+def test_a_video_file_s_frames_are_fitted_through_the_capture(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (640, 360))
+    assert writer.isOpened()
+    for _ in range(5):
+        writer.write(_marked(640, 360))
+    writer.release()
+    with Capture.from_spec(str(path), size=(480, 320), frame_interval_s=0.01) as cap:
+        _, frame = cap.wait_frame(0)
+    assert frame is not None and frame.shape[:2] == (270, 480)

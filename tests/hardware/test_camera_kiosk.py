@@ -9,8 +9,10 @@ import math
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 
 from hardware.camera.recognize import Recognizer, load_image
@@ -329,3 +331,54 @@ def test_at_the_showdown_the_down_cards_turned_up_are_proposed(tmp_path: Path) -
     # once she has shown, Anna (every down card entered) is next: nothing to propose
     table.submit({"type": "show", "seat": 3, "cards": ["3c", "4c", "6d"]})
     assert cam.update([reading("As", 1), reading("7s", 1)], FRAME) == []
+
+
+def test_the_camera_is_read_at_the_configured_size(live_kiosk: Any, tmp_path: Path) -> None:
+    # a camera giving 1920x1080 read within 960x540 (STUD_KIOSK_CAMERA_SIZE): the snapshot the
+    # dealer calibrates on is the frame the readers read
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    scene = load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg")
+    cv2.imwrite(str(folder / "table.png"), cv2.resize(scene, (1920, 1080)))
+    server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder),
+                             "STUD_KIOSK_CAMERA_SIZE": "960x540"})
+    session = server.dealer_session()
+    got: list[bytes] = []
+
+    def snapshot() -> bool:
+        answer = session.get(server.url + "/camera/snapshot.jpg")
+        if answer.status_code == 200:
+            got.append(answer.content)
+        return bool(got)
+
+    wait_until(snapshot, "a snapshot", 30)
+    frame = cv2.imdecode(np.frombuffer(got[0], np.uint8), cv2.IMREAD_COLOR)
+    assert frame is not None and frame.shape[:2] == (540, 960)
+
+
+def test_a_malformed_camera_size_is_reported_and_the_kiosk_runs_on(live_kiosk: Any,
+                                                                   tmp_path: Path) -> None:
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "table.png"),
+                load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"))
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "camera.json").write_text(json.dumps({"source": str(folder), "size": "big"}),
+                                          encoding="utf-8")
+    server = live_kiosk(instance=instance)
+    session = server.dealer_session()
+    allowed = ("camera size 'big': expected WIDTHxHEIGHT, such as 1280x720 "
+               "(width 320-3840, height 180-2160)")
+    # not started, and not retried: the status line names the setting and what is allowed
+    status = session.get(server.url + "/api/camera?lang=en").json()["status"]
+    assert status["state"] == "config" and status["detail"] == allowed
+    assert status["text"] == f"camera not started, a setting is wrong: {allowed}"
+    status = session.get(server.url + "/api/camera?lang=it").json()["status"]
+    assert status["text"] == f"telecamera non avviata, un’impostazione è sbagliata: {allowed}"
+    time.sleep(1.5)
+    assert session.get(server.url + "/api/camera").json()["status"]["state"] == "config"
+    assert session.get(server.url + "/camera/snapshot.jpg").status_code == 404
+    # the kiosk runs on, its camera page there to read the status on
+    assert session.get(server.url + "/dealer").status_code == 200
+    assert session.get(server.url + "/camera").status_code == 200
