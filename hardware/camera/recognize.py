@@ -1374,9 +1374,11 @@ FACE_UPRIGHT_AGREE = 0.995
 #: the red of a rank's print against its face (the a* of its ``_ink``, turned for light print),
 #: at which its card is red, and below which it is black (in between: not told). On the
 #: validation pictures the ranks of red cards read 0.33 or more at their 5th percentile, those
-#: of black cards 0.16 or less at their 95th
+#: of black cards 0.16 or less at their 95th; on synthetic scenes, red cards printed light on a
+#: dark face read as little as 0.14 (a black one read red would have its heart pips, upside
+#: down, taken for spades)
 FACE_RED = 0.45
-FACE_BLACK = 0.3
+FACE_BLACK = 0.1
 
 
 def _colour(inks: _Inks | None, g: Glyph) -> str | None:

@@ -795,6 +795,12 @@ def test_a_rank_s_face_pips_are_read_upright_by_the_card_s_colour(
     read = {c.card for c in assemble(pips, gray, 0.9, scene, upright).cards}
     assert read <= set(cards)
     assert len(read) >= 5, read
+    # the card's colour not told, no pip is read upright (a heart upside down is a spade)
+    monkeypatch.setattr(recognize, "FACE_RED", 2.0)
+    monkeypatch.setattr(recognize, "FACE_BLACK", -2.0)
+    assert assemble(pips, gray, 0.9, scene, upright).cards == []
+    monkeypatch.undo()
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
     monkeypatch.setattr(recognize, "FACE_UPRIGHT", False)
     assert assemble(pips, gray, 0.9, scene, upright).cards == []
 
