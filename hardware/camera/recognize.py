@@ -117,8 +117,11 @@ class Glyph:
     prob: float = 0.0
     #: centroid of the glyph's enclosed holes (for 6/9), or None
     hole: tuple[float, float] | None = None
-    #: one half of a candidate cut at its waist (``waist_halves``), read only as a sure rank
+    #: one half of a candidate cut at its waist (``waist_halves``): read only as a sure rank
+    #: (for the windows below it) or with the other half of its cut (``_halves_paired``)
     half: bool = False
+    #: the two halves of one cut share this number (above 0)
+    cut: int = 0
     #: the suit it looks most like and how much, whatever it was read as (a pip read ``other``
     #: may still look like a suit)
     suit: str = ""
@@ -264,7 +267,8 @@ def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
 #: a candidate read ``other`` that is this much longer than wide (its print's smallest enclosing
 #: rectangle) may be a rank and its suit joined by blur: it is cut in two across its narrowest
 #: waist, and a half read as a rank at ``WINDOW_RANK`` or more has its suit looked for in windows
-#: below it (``_window_read``) and nowhere else
+#: below it (``_window_read``); a half is no glyph for any other reading but its own cut's
+#: (``SPLIT_PAIRS``)
 SPLIT_WAIST = True
 SPLIT_ASPECT = (1.5, 3.0)
 #: its long side in pixels
@@ -275,6 +279,10 @@ SPLIT_BELOW = 0.9
 #: when the candidate's print, at its own box's threshold, is not one elongated piece, its
 #: pieces of this share of the largest one's area or more are cut together
 SPLIT_PART = 0.3
+#: a cut whose halves read as a rank and a suit, each at this much or more, is an index read
+#: only where its upright reading agrees (``_halves_paired``)
+SPLIT_PAIRS = True
+SPLIT_PAIR_PROB = 0.5
 
 
 def waist_halves(gray: Image, g: Glyph) -> list[Glyph]:
@@ -581,13 +589,23 @@ class Recognizer:
                 glyphs = glyphs + extra
         if SPLIT_WAIST:
             unsure = (probs.argmax(axis=1) == _OTHER) | (probs.max(axis=1) < SPLIT_BELOW)
-            halves = [h for i in np.flatnonzero(unsure)
+            halves = [replace(h, cut=1 + int(i)) for i in np.flatnonzero(unsure)
                       for h in waist_halves(gray, glyphs[int(i)])]
             if halves:
                 more = _patches(both, halves)
                 read = self._probabilities(more)
-                keep = [i for i, row in enumerate(read) if CLASSES[int(row.argmax())]
-                        in RANK_CLASSES and float(row.max()) >= WINDOW_RANK]
+                labels = [CLASSES[int(row.argmax())] for row in read]
+                keep = [i for i, row in enumerate(read)
+                        if labels[i] in RANK_CLASSES and float(row.max()) >= WINDOW_RANK]
+                if SPLIT_PAIRS:
+                    # a rank and a suit cut apart: the two halves of one cut (in pairs)
+                    for k in range(0, len(halves), 2):
+                        pair = {labels[k] in RANK_CLASSES, labels[k + 1] in RANK_CLASSES}
+                        if pair == {True, False} and {labels[k], labels[k + 1]} & SUIT_CLASSES \
+                                and min(float(read[k].max()), float(read[k + 1].max())) \
+                                >= SPLIT_PAIR_PROB:
+                            keep.extend(j for j in (k, k + 1) if j not in keep)
+                    keep.sort()
                 if keep:
                     batch = np.concatenate([batch, more[keep]])
                     probs = np.concatenate([probs, read[keep]])
@@ -1119,6 +1137,30 @@ def _upright_card(rank: Glyph, suit: Glyph, up_rank: npt.NDArray[np.float32],
     s = replace(suit, label=suit_name, prob=p_suit)
     return _Found(r, s, True, p_rank, p_suit, _card_quad(r, s, down),
                   six_nine=rank_name if label == "6" else None)
+
+
+def _halves_paired(cut: list[Glyph], upright: UprightFn, inks: _Inks | None) -> list[_Found]:
+    """The indices cut apart at their waist (``waist_halves``) whose rank half and suit half,
+    read again upright along the line from one to the other, both agree at
+    ``UPRIGHT_AGREE`` or more: each such card, with that agreement weighed in as
+    ``_upright_reading`` weighs it. A 6 or 9 is left out (measured with them: no more cards)."""
+    pairs: list[_Found] = []
+    by_cut: dict[int, list[Glyph]] = {}
+    for g in cut:
+        by_cut.setdefault(g.cut, []).append(g)
+    for two in by_cut.values():
+        ranks = [g for g in two if g.label in RANK_CLASSES]
+        suits = [g for g in two if g.label in SUIT_CLASSES]
+        if len(ranks) != 1 or len(suits) != 1 or ranks[0].label == "6":
+            continue
+        r, s = ranks[0], suits[0]
+        if INK_CHECK and inks is not None and not inks.same(r, s):
+            continue
+        pairs.append(_Found(r, s, True, r.prob, s.prob, _card_quad(r, s)))
+    if not pairs:
+        return []
+    _upright_reading(pairs, upright)
+    return [f for f in pairs if f.upright > 0.0]
 
 
 def _upright_reading(found: list[_Found], upright: UprightFn) -> list[_Found]:
@@ -1882,7 +1924,8 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
     other are read again turned upright, and each card's confidence weighs both readings. A
     card in full view is also read by counting its pips (``PIP_COUNT``), with ``read`` (the
     first classifier) reading the pips found on its face."""
-    halves = [g for g in glyphs if g.half and g.label in RANK_CLASSES]
+    cut = [g for g in glyphs if g.half]
+    halves = [g for g in cut if g.label in RANK_CLASSES]
     glyphs = [g for g in glyphs if not g.half]
     ranks = [g for g in glyphs if g.label in RANK_CLASSES and g.prob >= 0.3]
     suits = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= 0.3]
@@ -1909,6 +1952,8 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
         if s is None or quad is None:
             continue
         found.append(_Found(r, s, beside, r.prob, suit_prob, quad))
+    if upright is not None and SPLIT_PAIRS:
+        found.extend(_halves_paired(cut, upright, inks))
     if upright is not None:
         found.extend(_upright_reading(found, upright))
         if HALF_READ:

@@ -40,11 +40,11 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8612, 0.0), 0.95: (0.8416, 0.0),
-                      0.7: (0.8719, 0.0101), 0.3: (0.9004, 0.0269)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8630, 0.0), 0.95: (0.8470, 0.0),
+                      0.7: (0.8737, 0.0101), 0.3: (0.9021, 0.0269)}
 #: the same, read in detail (``Recognizer.read``'s ``detail``)
-VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9039, 0.0020), 0.95: (0.8932, 0.0020),
-                             0.7: (0.9128, 0.0172), 0.3: (0.9359, 0.0366)}
+VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9057, 0.0020), 0.95: (0.8968, 0.0020),
+                             0.7: (0.9146, 0.0172), 0.3: (0.9377, 0.0366)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -650,6 +650,32 @@ def test_a_rank_joined_to_its_suit_is_cut_at_its_waist(
     unsplit = {c.card for c in reader.read(scene).cards
                if c.confidence >= DEFAULT_MIN_CONFIDENCE}
     assert unsplit == set(), unsplit
+
+
+def test_a_cut_index_s_two_halves_are_read_as_one_card_upright(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # indices whose suit touches the rank, blurred: cut at the waist, one half read as a rank
+    # and the other as a suit; read again upright along the line from one to the other, the
+    # two agree on the card (the windows read below a sure rank half read some of these cards
+    # too: they are left out here)
+    monkeypatch.setattr(recognize, "WINDOW_READ", False)
+    reader = Recognizer(min_confidence=0.0)
+
+    def sure() -> set[str]:
+        read: set[str] = set()
+        for cards in (["7d", "2s", "Ah", "Kc", "Qd", "Js"], ["3c", "5h", "4c", "8s"]):
+            scene = np.full((720, 1280, 3), FELT, np.uint8)
+            for i, card in enumerate(cards):
+                _lay(scene, _joined_index(card), 60 + i * 200, 250, -15 + i * 7)
+            scene = np.asarray(cv2.GaussianBlur(scene, (0, 0), 0.8), np.uint8)
+            got = {c.card for c in reader.read(scene).cards if c.confidence >= 0.9}
+            assert got <= set(cards), got
+            read |= got
+        return read
+
+    assert len(sure()) >= 3
+    monkeypatch.setattr(recognize, "SPLIT_PAIRS", False)
+    assert sure() == set()
 
 
 def test_a_rank_and_suit_joined_only_by_blur_are_cut_apart(
