@@ -283,6 +283,9 @@ SPLIT_PART = 0.3
 #: only where its upright reading agrees (``_halves_paired``)
 SPLIT_PAIRS = True
 SPLIT_PAIR_PROB = 0.5
+#: the suit half of such a cut, read ``other`` once read again turned, still counts as the suit
+#: it looks most like when it looks like it this much (the upright reading decides)
+SPLIT_PAIR_LOOKS = 0.05
 
 
 def waist_halves(gray: Image, g: Glyph) -> list[Glyph]:
@@ -1150,7 +1153,9 @@ def _halves_paired(cut: list[Glyph], upright: UprightFn, inks: _Inks | None) -> 
         by_cut.setdefault(g.cut, []).append(g)
     for two in by_cut.values():
         ranks = [g for g in two if g.label in RANK_CLASSES]
-        suits = [g for g in two if g.label in SUIT_CLASSES]
+        suits = [g if g.label in SUIT_CLASSES else replace(g, label=g.suit, prob=g.suit_prob)
+                 for g in two if g.label in SUIT_CLASSES
+                 or (g.label not in RANK_CLASSES and g.suit_prob >= SPLIT_PAIR_LOOKS)]
         if len(ranks) != 1 or len(suits) != 1 or ranks[0].label == "6":
             continue
         r, s = ranks[0], suits[0]

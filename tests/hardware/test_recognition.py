@@ -40,11 +40,11 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8630, 0.0), 0.95: (0.8470, 0.0),
-                      0.7: (0.8737, 0.0101), 0.3: (0.9021, 0.0269)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8665, 0.0), 0.95: (0.8505, 0.0),
+                      0.7: (0.8772, 0.0100), 0.3: (0.9057, 0.0268)}
 #: the same, read in detail (``Recognizer.read``'s ``detail``)
-VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9057, 0.0020), 0.95: (0.8968, 0.0020),
-                             0.7: (0.9146, 0.0172), 0.3: (0.9377, 0.0366)}
+VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9093, 0.0020), 0.95: (0.9004, 0.0020),
+                             0.7: (0.9181, 0.0171), 0.3: (0.9413, 0.0364)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -661,19 +661,25 @@ def test_a_cut_index_s_two_halves_are_read_as_one_card_upright(
     monkeypatch.setattr(recognize, "WINDOW_READ", False)
     reader = Recognizer(min_confidence=0.0)
 
-    def sure() -> set[str]:
+    def sure(blur: float = 0.8) -> set[str]:
         read: set[str] = set()
         for cards in (["7d", "2s", "Ah", "Kc", "Qd", "Js"], ["3c", "5h", "4c", "8s"]):
             scene = np.full((720, 1280, 3), FELT, np.uint8)
             for i, card in enumerate(cards):
                 _lay(scene, _joined_index(card), 60 + i * 200, 250, -15 + i * 7)
-            scene = np.asarray(cv2.GaussianBlur(scene, (0, 0), 0.8), np.uint8)
+            scene = np.asarray(cv2.GaussianBlur(scene, (0, 0), blur), np.uint8)
             got = {c.card for c in reader.read(scene).cards if c.confidence >= 0.9}
             assert got <= set(cards), got
             read |= got
         return read
 
     assert len(sure()) >= 3
+    # blurred more, a suit half once read again turned is read ``other``: it still counts as the
+    # suit it looks like, for the upright reading to decide
+    blurred = sure(1.0)
+    assert len(blurred) >= 4, blurred
+    monkeypatch.setattr(recognize, "SPLIT_PAIR_LOOKS", 2.0)
+    assert sure(1.0) < blurred
     monkeypatch.setattr(recognize, "SPLIT_PAIRS", False)
     assert sure() == set()
 
