@@ -40,11 +40,11 @@ VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
-VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8665, 0.0), 0.95: (0.8505, 0.0),
-                      0.7: (0.8772, 0.0100), 0.3: (0.9057, 0.0268)}
+VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8701, 0.0), 0.95: (0.8541, 0.0),
+                      0.7: (0.8808, 0.0100), 0.3: (0.9075, 0.0267)}
 #: the same, read in detail (``Recognizer.read``'s ``detail``)
-VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9093, 0.0020), 0.95: (0.9004, 0.0020),
-                             0.7: (0.9181, 0.0171), 0.3: (0.9413, 0.0364)}
+VALIDATION_DETAIL_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.9110, 0.0020), 0.95: (0.9021, 0.0020),
+                             0.7: (0.9199, 0.0171), 0.3: (0.9431, 0.0364)}
 HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
@@ -495,6 +495,36 @@ def test_a_suit_run_into_the_card_s_border_is_read_in_windows_below_its_rank(
         monkeypatch.undo()
 
 
+def test_a_suit_read_unsurely_but_alike_in_several_windows_is_read(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scene above seen from farther off (ranks of 11 px), its suits read upright at 0.97 at
+    # most, as a small blurred index suit reads: no single window is sure enough, but four of
+    # the nine places read the one suit at 0.95 or more
+    suit_ids = [recognize.UPRIGHT_CLASSES.index(k) for k in "cdhs"]
+    for card in ("7c", "Jc"):
+        near = np.full((720, 1280, 3), FELT, np.uint8)
+        _lay(near, _suit_on_the_frame(card), 300, 200, 8)
+        _lay(near, _worn("Kh"), 322, 205, 8)
+        scene = cv2.resize(near, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
+        gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+        both = cv2.merge([scene, gray])
+        glyphs = reader.classify(scene, gray, candidate_glyphs(gray), both)
+
+        def unsure(gl: list[Glyph], downs: list[tuple[float, float]],
+                   both: np.ndarray = both) -> np.ndarray:
+            read = reader.read_upright(both, gl, downs)
+            read[:, suit_ids] = np.minimum(read[:, suit_ids], 0.97)
+            return read
+
+        read = [(c.card, round(c.confidence, 2))
+                for c in assemble(glyphs, gray, 0.0, scene, unsure).cards]
+        assert [c for c, p in read if p >= DEFAULT_MIN_CONFIDENCE] == [card], (card, read)
+        monkeypatch.setattr(recognize, "WINDOW_SEVERAL", 5)
+        fewer = assemble(glyphs, gray, 0.0, scene, unsure).cards
+        assert all(c.confidence < 0.3 for c in fewer), (card, fewer)
+        monkeypatch.undo()
+
+
 def test_pips_are_not_counted_on_a_card_partly_covered_smudged_or_with_a_picture(
         reader: Recognizer) -> None:
     scene = np.full((720, 1280, 3), FELT, np.uint8)
@@ -798,17 +828,11 @@ def _light_on_colour(card: str) -> np.ndarray:
     return face
 
 
-def test_a_rank_s_face_pips_are_read_upright_by_the_card_s_colour(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # light print on red and black faces, no suit in the index, and every pip read by the first
-    # classifier as the suit it looks like turned half round (a heart as a spade, a diamond as
-    # a club, a club as a heart: at 0.6, as blurred pips are): face pairing takes that wrong
-    # suit, unsure. Read upright, turned by the card's down both ways (the pips of a card's far
-    # half are printed upside down, or not, by design), each pip names its suit and its
-    # turned look-alike; the card's colour tells them apart. Counting the pips of these cards in
-    # full view would read them too: it is left out here
-    monkeypatch.setattr(recognize, "PIP_COUNT", False)
-    reader = Recognizer(min_confidence=0.0)
+def _light_cards_misread(reader: Recognizer
+                         ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[Glyph]]:
+    """Six cards printed light on faces of their colour, and the first classifier's readings of
+    them with every pip read as the suit it looks like turned half round (a heart as a spade, a
+    diamond as a club, a club as a heart: at 0.6, as blurred pips are)."""
     cards = ["7h", "5s", "4d", "8c", "3h", "Tc"]
     scene = np.full((720, 1280, 3), (90, 90, 90), np.uint8)
     for i, card in enumerate(cards):
@@ -820,6 +844,21 @@ def test_a_rank_s_face_pips_are_read_upright_by_the_card_s_colour(
     pips = [replace(g, label=alike[g.label], prob=0.6, suit=alike[g.label], suit_prob=0.6)
             if g.label in alike and g.prob >= 0.5 else g for g in glyphs]
     assert sum(g.label in alike for g in pips) >= 30
+    return cards, scene, gray, both, pips
+
+
+def test_a_rank_s_face_pips_are_read_upright_by_the_card_s_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # light print on red and black faces, no suit in the index, and every pip read by the first
+    # classifier as the suit it looks like turned half round (a heart as a spade, a diamond as
+    # a club, a club as a heart: at 0.6, as blurred pips are): face pairing takes that wrong
+    # suit, unsure. Read upright, turned by the card's down both ways (the pips of a card's far
+    # half are printed upside down, or not, by design), each pip names its suit and its
+    # turned look-alike; the card's colour tells them apart. Counting the pips of these cards in
+    # full view would read them too: it is left out here
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
+    reader = Recognizer(min_confidence=0.0)
+    cards, scene, gray, both, pips = _light_cards_misread(reader)
 
     def upright(gl: list[Glyph], downs: list[tuple[float, float]]) -> np.ndarray:
         return reader.read_upright(both, gl, downs)
@@ -835,6 +874,43 @@ def test_a_rank_s_face_pips_are_read_upright_by_the_card_s_colour(
     monkeypatch.setattr(recognize, "PIP_COUNT", False)
     monkeypatch.setattr(recognize, "FACE_UPRIGHT", False)
     assert assemble(pips, gray, 0.9, scene, upright).cards == []
+
+
+def test_each_face_pip_counts_the_way_up_it_reads_surer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scene above (the first classifier misreading every pip), each pip read upright both
+    # ways round with the card: the way it is printed names its suit, the other way round names
+    # the look-alike of the card's colour (a club turned half round read as a spade at 0.7, a
+    # heart as a diamond), as blurred pips are. A pip is printed one way up: the way it reads
+    # surer is its reading, and the look-alike does not keep the card from being read
+    monkeypatch.setattr(recognize, "PIP_COUNT", False)
+    reader = Recognizer(min_confidence=0.0)
+    cards, scene, gray, both, pips = _light_cards_misread(reader)
+    names = recognize.UPRIGHT_CLASSES
+    alike = {"c": "s", "s": "c", "h": "d", "d": "h"}
+    turned = 0
+
+    def upright(gl: list[Glyph], downs: list[tuple[float, float]]) -> np.ndarray:
+        nonlocal turned
+        read = reader.read_upright(both, gl, downs)
+        n = len(gl) // 2
+        both_ways = n > 0 and len(gl) == 2 * n and all(
+            a is b for a, b in zip(gl[:n], gl[n:], strict=True)) and all(
+            math.isclose(d[0], -e[0]) and math.isclose(d[1], -e[1])
+            for d, e in zip(downs[:n], downs[n:], strict=True))
+        for k in range(n if both_ways else 0):
+            surer, other = (k, k + n) if read[k].max() >= read[k + n].max() else (k + n, k)
+            name = names[int(read[surer].argmax())]
+            if name in alike:
+                read[other] = 0.0
+                read[other, names.index(alike[name])] = 0.7
+                read[other, names.index("other")] = 0.3
+                turned += 1
+        return read
+
+    read = {c.card for c in assemble(pips, gray, 0.9, scene, upright).cards}
+    assert turned >= 20
+    assert read <= set(cards)
+    assert len(read) >= 5, read
 
 
 def test_the_card_axis_is_the_angle_of_its_edges(recognizer: Recognizer) -> None:
