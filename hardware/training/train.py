@@ -181,7 +181,8 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
           yv: npt.NDArray[np.int64], epochs: int, out: Path, label_smoothing: float = 0.0,
           weight_power: float = 0.0, degraded: float = 0.0,
           soft: npt.NDArray[np.float32] | None = None, distill: float = 0.0,
-          widths: tuple[int, int, int] = WIDTHS, classes: tuple[str, ...] = CLASSES) -> None:
+          widths: tuple[int, int, int] = WIDTHS, classes: tuple[str, ...] = CLASSES,
+          seed: int = 0) -> None:
     """Plain cross-entropy by default: label smoothing and class weights put a floor under the
     rare classes' probabilities, which caps how sure the classifier can be of the right one.
     With ``soft`` (teachers' probabilities for each patch), a ``distill`` share of the loss is
@@ -190,7 +191,7 @@ def train(x: npt.NDArray[np.float16], y: npt.NDArray[np.int64], xv: npt.NDArray[
     import torch.nn as nn
 
     torch.set_num_threads(2)
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     model = build_model(widths, len(classes))
     upright = classes == UPRIGHT_CLASSES
     counts = np.bincount(y, minlength=len(classes)).astype(np.float64)
@@ -271,17 +272,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --upright: the patches are turned from the card's own "
                              "direction by up to this many degrees (the direction from rank to "
                              "suit strays from it)")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the first training scene (the validation patches are always "
+                             "those of scenes 10 000 000 on)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the network's first weights and of the batches' order")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     t0 = time.time()
     rank_px = tuple(args.rank_px) if args.rank_px else None
     classes = UPRIGHT_CLASSES if args.upright else CLASSES
     out = args.out or (UPRIGHT_PATH if args.upright else MODEL_PATH)
-    x, y = generate(args.png, args.cache, 0, args.scenes, args.workers,
+    x, y = generate(args.png, args.cache, args.first_seed, args.scenes, args.workers,
                     font_share=args.font_share, rank_px=rank_px, upright=args.upright,
                     jitter=args.jitter)
     if args.fine_scenes:
-        xf, yf = generate(args.png, args.cache, 0, args.fine_scenes, args.workers,
+        xf, yf = generate(args.png, args.cache, args.first_seed, args.fine_scenes, args.workers,
                           font_share=args.font_share, fine=True, rank_px=rank_px)
         print(f"{len(xf)} patches of the finer second look from {args.fine_scenes} scenes")
         x, y = np.concatenate([x, xf]), np.concatenate([y, yf])
@@ -307,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
               f"their joint reading agrees with the label on {agree:.4f}", flush=True)
     train(x, y, xv, yv, args.epochs, out, args.label_smoothing, args.weight_power,
           args.degraded, soft, args.distill if args.teachers else 0.0,
-          (args.widths[0], args.widths[1], args.widths[2]), classes)
+          (args.widths[0], args.widths[1], args.widths[2]), classes, args.seed)
     return 0
 
 
