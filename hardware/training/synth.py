@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -250,6 +250,8 @@ class Scene:
     placed: list[Placed]
     #: the face-up cards with at least one whole corner index in view
     readable: list[str]
+    #: the chips laid on the scene (centre x, centre y, radius), over the cards
+    chips: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
@@ -330,6 +332,19 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
         sub = canvas[y0:y1, x0:x1]
         canvas[y0:y1, x0:x1] = sub * (1 - alpha) + warped.astype(np.float32) * alpha
         owner[y0:y1, x0:x1][mask > 127] = idx
+    # chips, on the felt or on a card: what a chip covers is no card's to read
+    chips: list[tuple[float, float, float]] = []
+    for _ in range(rng.randint(0, 4)):
+        c = (rng.uniform(0, w), rng.uniform(0, h))
+        r = rng.uniform(10, 24)
+        chips.append((c[0], c[1], r))
+        col = tuple(rng.randint(20, 230) for _ in range(3))
+        cv2.circle(canvas, (int(c[0]), int(c[1])), int(r), col, -1, cv2.LINE_AA)
+        cv2.circle(owner, (int(c[0]), int(c[1])), int(r) + 1, -1, -1)
+        for j in range(6):
+            ang = j * math.pi / 3
+            p0 = (int(c[0] + math.cos(ang) * r * 0.7), int(c[1] + math.sin(ang) * r * 0.7))
+            cv2.circle(canvas, p0, max(2, int(r * 0.15)), (235, 235, 235), -1, cv2.LINE_AA)
     readable: list[str] = []
     for idx, p in enumerate(placed):
         if not p.face_up:
@@ -348,16 +363,6 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
         n = p.art.n_index
         if set(range(n)) <= set(seen) or set(range(n, 2 * n)) <= set(seen):
             readable.append(p.art.card)
-    # chips on the felt
-    for _ in range(rng.randint(0, 4)):
-        c = (rng.uniform(0, w), rng.uniform(0, h))
-        r = rng.uniform(10, 24)
-        col = tuple(rng.randint(20, 230) for _ in range(3))
-        cv2.circle(canvas, (int(c[0]), int(c[1])), int(r), col, -1, cv2.LINE_AA)
-        for j in range(6):
-            ang = j * math.pi / 3
-            p0 = (int(c[0] + math.cos(ang) * r * 0.7), int(c[1] + math.sin(ang) * r * 0.7))
-            cv2.circle(canvas, p0, max(2, int(r * 0.15)), (235, 235, 235), -1, cv2.LINE_AA)
     canvas *= falloff[..., None]
     cast = np.array([rng.uniform(0.85, 1.1) for _ in range(3)], np.float32)
     canvas *= cast
@@ -374,7 +379,7 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
     canvas = np.clip(canvas + noise, 0, 255).astype(np.uint8)
     ok, jpg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(60, 90)])
     scene = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else canvas
-    return Scene(np.asarray(scene, np.uint8), glyphs, placed, readable)
+    return Scene(np.asarray(scene, np.uint8), glyphs, placed, readable, chips)
 
 
 def label_candidates(cands: list[Glyph], glyphs: list[tuple[str, npt.NDArray[np.float64]]]
