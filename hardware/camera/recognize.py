@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -232,12 +232,13 @@ def _boxes(glyphs: list[Glyph]) -> npt.NDArray[np.int64]:
     return np.array([(g.x, g.y, g.x + g.w, g.y + g.h) for g in glyphs], np.int64).reshape(-1, 4)
 
 
-def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
-                    loose: Sequence[bool] | npt.NDArray[np.bool_] = ()) -> list[Glyph]:
-    """Candidates from a finer binarisation around ``lonely`` glyphs (a rank with no suit in
-    reach, or a suit with no rank), other than those ``have`` already holds (``_unheld``; those
-    of ``have`` marked in ``loose`` hold only glyphs of at least 1/``HELD_AREA`` their area)."""
-    out: list[Glyph] = []
+def _lonely_zones(gray: Image, lonely: list[Glyph]
+                  ) -> Iterator[tuple[bool, int, int, Image, float]]:
+    """The parts of the frame around ``lonely`` glyphs (``FINE_REACH`` of their sizes each
+    way), by polarity: windows that overlap or touch in groups, each group within the box that
+    holds it (not all in one box: a frame's lonely glyphs lie far apart). Each as its
+    polarity, its box's corner, the mask of its windows in that box and the size of the
+    smallest lonely glyph of its polarity."""
     for dark in (True, False):
         seeds = [g for g in lonely if g.dark == dark]
         if not seeds:
@@ -248,20 +249,141 @@ def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
             cx, cy = int(g.x + g.w / 2), int(g.y + g.h / 2)
             windows.append((max(cx - r, 0), max(cy - r, 0), min(cx + r, gray.shape[1]),
                             min(cy + r, gray.shape[0])))
-        # the windows in groups that overlap or touch, each group within the box that holds it
-        # (not all in one box: a frame's lonely glyphs lie far apart)
+        size = min(g.size for g in seeds)
         for group in _touching(windows):
             x0, y0 = min(w[0] for w in group), min(w[1] for w in group)
             x1, y1 = max(w[2] for w in group), max(w[3] for w in group)
             zone = np.zeros((y1 - y0, x1 - x0), np.uint8)
             for wx0, wy0, wx1, wy1 in group:
                 zone[wy0 - y0:wy1 - y0, wx0 - x0:wx1 - x0] = 255
-            mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
-            binary = cv2.bitwise_and(zone, cv2.adaptiveThreshold(
-                gray[y0:y1, x0:x1], 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, FINE_BLOCK, FINE_C))
-            out.extend(Glyph(g.x + x0, g.y + y0, g.w, g.h, g.cx + x0, g.cy + y0, dark)
-                       for g in _components(binary, dark))
+            yield dark, x0, y0, zone, size
+
+
+def fine_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
+                    loose: Sequence[bool] | npt.NDArray[np.bool_] = ()) -> list[Glyph]:
+    """Candidates from a finer binarisation around ``lonely`` glyphs (a rank with no suit in
+    reach, or a suit with no rank), other than those ``have`` already holds (``_unheld``; those
+    of ``have`` marked in ``loose`` hold only glyphs of at least 1/``HELD_AREA`` their area)."""
+    out: list[Glyph] = []
+    for dark, x0, y0, zone, _size in _lonely_zones(gray, lonely):
+        h, w = zone.shape
+        mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
+        binary = cv2.bitwise_and(zone, cv2.adaptiveThreshold(
+            gray[y0:y0 + h, x0:x0 + w], 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, FINE_BLOCK,
+            FINE_C))
+        out.extend(Glyph(g.x + x0, g.y + y0, g.w, g.h, g.cx + x0, g.cy + y0, dark)
+                   for g in _components(binary, dark))
     return _unheld(out, have, loose)
+
+
+def line_candidates(gray: Image, lonely: list[Glyph], have: list[Glyph],
+                    loose: Sequence[bool] | npt.NDArray[np.bool_] = ()) -> list[Glyph]:
+    """Candidates around ``lonely`` glyphs cut from the coarse thresholds' print once the long
+    straight lines in it are taken out (``_line_cut``), other than those ``have`` holds."""
+    out: list[Glyph] = []
+    for dark, x0, y0, zone, size in _lonely_zones(gray, lonely):
+        h, w = zone.shape
+        out.extend(Glyph(g.x + x0, g.y + y0, g.w, g.h, g.cx + x0, g.cy + y0, dark)
+                   for g in _line_cut(gray[y0:y0 + h, x0:x0 + w], zone, dark, size))
+    return _unheld(out, have, loose)
+
+
+#: around a lonely glyph, print joined to a card's edge (a lit border, the felt beside it) is cut
+#: apart from it: the straight lines of the coarse thresholds' picture there that are this many
+#: lonely glyph sizes long or longer are taken out, this many pixels wide (``_line_cut``);
+#: None: not
+LINE_CUT: int | None = 3
+LINE_CUT_LONG = 3.0
+#: the lines are looked for in the picture's thin strokes only: what an opening of this many
+#: pixels takes away (a solid region holds a line any way)
+LINE_THIN = 7
+#: directions the lines are looked for in (a half turn in this many steps)
+LINE_STEPS = 90
+#: a piece touching the lines at places further apart than this share of its size, or touching
+#: two lines this many degrees apart or more, is a part of a border (a rounded corner) and no
+#: glyph
+LINE_SPREAD = 0.8
+LINE_CORNER = 30.0
+#: a glyph so cut is kept only when read as a rank or suit this surely (the pieces of a border
+#: read as a J, a 7 or an A at 0.9-0.98)
+LINE_KEEP = 0.99
+#: a suit with another suit within this ratio of its size near it is a pip of a card's body
+#: (``_not_pips``): no line is looked for around it
+LINE_PIPS = 1.4
+
+
+def _not_pips(seeds: list[Glyph], glyphs: list[Glyph], top: npt.NDArray[np.intp]
+              ) -> list[Glyph]:
+    """Of lonely glyphs, those that are no pip of a card's body: a glyph with a suit of about
+    its size (within a ratio of ``LINE_PIPS``) within 2.5 of its sizes is one of a face's pips
+    (the rank they lack is printed in the card's corner). They are most of the lonely glyphs,
+    and most of the work of looking for lines around them."""
+    suits = [g for g, k in zip(glyphs, top, strict=True) if CLASSES[int(k)] in SUIT_CLASSES]
+    out = []
+    for g in seeds:
+        alike = any(o is not g and 1 / LINE_PIPS <= o.size / g.size <= LINE_PIPS
+                    and math.hypot(o.cx - g.cx, o.cy - g.cy) <= 2.5 * g.size for o in suits)
+        if not alike:
+            out.append(g)
+    return out
+
+
+def _line_cut(win: Image, zone: Image, dark: bool, size: float) -> list[Glyph]:
+    """The glyphs of ``win`` (within ``zone``) in one polarity that the coarse thresholds join
+    to a straight line of ``LINE_CUT_LONG`` times ``size`` or longer: the pieces touching the
+    lines once those are taken out, but those that are a part of a border themselves."""
+    mean = cv2.boxFilter(win, -1, (31, 31), borderType=cv2.BORDER_REPLICATE)
+    light = cv2.compare(win, cv2.subtract(mean, np.full_like(mean, 11)), cv2.CMP_GE)
+    pictures = [cv2.bitwise_not(light)] if dark else [light]
+    if not dark and STRICT_LIGHT_C is not None:
+        pictures.append(cv2.compare(win, cv2.add(mean, np.full_like(mean, -STRICT_LIGHT_C)),
+                                    cv2.CMP_GT))
+    thick = LINE_CUT or 1
+    long_ = max(int(LINE_CUT_LONG * size), 10)
+    out: list[Glyph] = []
+    for binary in pictures:
+        binary = cv2.bitwise_and(binary, zone)
+        thin = cv2.bitwise_and(binary, cv2.bitwise_not(cv2.morphologyEx(
+            binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT,
+                                                              (LINE_THIN, LINE_THIN)))))
+        lines = cv2.HoughLinesP(thin, 1, np.pi / LINE_STEPS, threshold=long_,
+                                minLineLength=long_, maxLineGap=2)
+        if lines is None:
+            continue
+        ends = lines.reshape(-1, 4)
+        cut = np.zeros_like(binary)
+        which = np.zeros(binary.shape, np.int32)  # each line's number, a little wider
+        for k, (x1, y1, x2, y2) in enumerate(ends):
+            cv2.line(cut, (int(x1), int(y1)), (int(x2), int(y2)), 255, thick)
+            cv2.line(which, (int(x1), int(y1)), (int(x2), int(y2)), k + 1, thick + 2)
+        angle = np.degrees(np.arctan2(ends[:, 3] - ends[:, 1], ends[:, 2] - ends[:, 0])) % 180.0
+        binary = cv2.bitwise_and(binary, cv2.bitwise_not(cut))
+        # where each piece touches the lines: a glyph joined to a border touches it in one place
+        # (or on both sides of a line through it), a rounded corner of the border at both ends
+        near = cv2.bitwise_and(binary, cv2.dilate(cut, np.ones((3, 3), np.uint8)))
+        _n, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8,
+                                                                 ltype=cv2.CV_32S)
+        _m, contacts, _s, spots = cv2.connectedComponentsWithStats(near, connectivity=8,
+                                                                   ltype=cv2.CV_32S)
+        touching = near > 0
+        piece_at, contact_at, line_at = labels[touching], contacts[touching], which[touching]
+        kept = np.zeros(len(stats), np.uint8)
+        side = stats[:, 2:4].max(axis=1)
+        for piece in np.unique(piece_at[(side[piece_at] >= MIN_GLYPH)
+                                        & (side[piece_at] <= MAX_GLYPH)]):
+            mine = piece_at == piece
+            at = spots[np.unique(contact_at[mine])]
+            if float(np.ptp(at, axis=0).max()) > LINE_SPREAD * float(stats[piece, 2:4].max()):
+                continue
+            seen = angle[np.unique(line_at[mine & (line_at > 0)]) - 1]
+            turn = np.abs(seen[:, None] - seen[None, :])
+            if len(seen) > 1 and float(np.minimum(turn, 180.0 - turn).max()) >= LINE_CORNER:
+                continue
+            kept[piece] = 255
+        # only these pieces: the rest is as the coarse threshold found it
+        if kept.any():
+            out.extend(_components(kept[labels], dark))
+    return out
 
 
 #: a candidate read ``other`` that is this much longer than wide (its print's smallest enclosing
@@ -590,6 +712,21 @@ class Recognizer:
                 batch = np.concatenate([batch, more])
                 probs = np.concatenate([probs, self._probabilities(more)])
                 glyphs = glyphs + extra
+            # print run into a line: around the lonely glyphs that are no pips
+            seeds = _not_pips([glyphs[i] for i in lonely], glyphs, probs.argmax(axis=1)) \
+                if len(lonely) and LINE_CUT is not None else []
+            cut = line_candidates(gray, seeds, glyphs, probs.argmax(axis=1) == _OTHER) \
+                if seeds else []
+            if cut:
+                more = _patches(both, cut)
+                read = self._probabilities(more)
+                top_read = read.argmax(axis=1)
+                keep = [i for i in range(len(cut)) if top_read[i] != _OTHER
+                        and float(read[i].max()) >= LINE_KEEP]
+                if keep:
+                    batch = np.concatenate([batch, more[keep]])
+                    probs = np.concatenate([probs, read[keep]])
+                    glyphs = glyphs + [cut[i] for i in keep]
         if SPLIT_WAIST:
             unsure = (probs.argmax(axis=1) == _OTHER) | (probs.max(axis=1) < SPLIT_BELOW)
             halves = [replace(h, cut=1 + int(i)) for i in np.flatnonzero(unsure)
