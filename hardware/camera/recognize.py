@@ -416,6 +416,8 @@ def waist_halves(gray: Image, g: Glyph) -> list[Glyph]:
     its largest piece in the candidate's box; when that is not elongated, its pieces of
     ``SPLIT_PART`` of that one's area or more, together (a rank and its suit joined only at the
     candidate's threshold fall apart at the box's own)."""
+    if math.hypot(g.w, g.h) < SPLIT_LONG[0]:
+        return []  # no print in the box is as long as its diagonal
     patch = gray[g.y:g.y + g.h, g.x:g.x + g.w]
     mode = cv2.THRESH_BINARY_INV if g.dark else cv2.THRESH_BINARY
     _, mask = cv2.threshold(patch, 0, 255, mode | cv2.THRESH_OTSU)
@@ -436,7 +438,7 @@ def _cut_at_waist(labels: Image, keep: Sequence[int] | npt.NDArray[np.intp], g: 
                   ) -> list[Glyph]:
     """The two halves of the pieces ``keep`` of a candidate's print (``labels``, its box's
     connected pieces) cut where they are narrowest, or none (``waist_halves``)."""
-    ys, xs = np.nonzero(np.isin(labels, keep))
+    ys, xs = np.nonzero(labels == keep[0] if len(keep) == 1 else np.isin(labels, keep))
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
     (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
     long, short = max(w, h), max(min(w, h), 1.0)
@@ -447,12 +449,16 @@ def _cut_at_waist(labels: Image, keep: Sequence[int] | npt.NDArray[np.intp], g: 
     axis = np.array([math.cos(a), math.sin(a)] if w >= h else [-math.sin(a), math.cos(a)],
                     np.float32)
     t = (pts - np.array([cx, cy], np.float32)) @ axis
-    edges = np.arange(math.floor(float(t.min())), math.ceil(float(t.max())) + 1.0)
-    counts, _ = np.histogram(t, edges)
+    # the print's width along the axis, pixel by pixel (bins of 1 from the floor of its start)
+    start = math.floor(float(t.min()))
+    bins = math.ceil(float(t.max())) - start  # the last bin holds its upper edge too
+    if bins < 1:
+        return []
+    counts = np.bincount(np.minimum((t - start).astype(np.intp), bins - 1), minlength=bins)
     k0, k1 = int(len(counts) * 0.3), int(len(counts) * 0.7)
     if k1 <= k0:
         return []
-    cut = float(edges[k0 + int(np.argmin(counts[k0:k1]))]) + 0.5
+    cut = float(start + k0 + int(np.argmin(counts[k0:k1]))) + 0.5
     out = []
     for part in (pts[t < cut], pts[t >= cut]):
         if len(part) < 5:
