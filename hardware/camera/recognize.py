@@ -1471,10 +1471,14 @@ def _card_axis(gray: Image, g: Glyph) -> float:
     win = gray[y0:int(g.cy) + r + 1, x0:int(g.cx) + r + 1].astype(np.float32)
     gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)
-    strength = gx * gx + gy * gy
-    turned = 4.0 * np.arctan2(gy, gx)
-    return math.atan2(float((strength * np.sin(turned)).sum()),
-                      float((strength * np.cos(turned)).sum())) / 4.0
+    # with c = gx² - gy² and s = 2 gx gy (the gradient's direction taken twice, times its
+    # strength r² = gx² + gy²), r² cos 4θ = (c² - s²) / r² and r² sin 4θ = 2 c s / r²: no angle
+    # is taken of each pixel (a pixel of no gradient weighs nothing)
+    xx, yy = gx * gx, gy * gy
+    c, s = xx - yy, 2.0 * gx * gy
+    strength = np.maximum(xx + yy, np.float32(1e-12))
+    return math.atan2(float((2.0 * c * s / strength).sum()),
+                      float(((c * c - s * s) / strength).sum())) / 4.0
 
 
 #: a sure rank whose card is not read surely has its suit looked for in windows where the
