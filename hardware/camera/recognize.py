@@ -167,12 +167,18 @@ def _components(binary: Image, dark: bool) -> list[Glyph]:
     except cv2.error:
         _count, _labels, stats, cents = cv2.connectedComponentsWithStats(
             binary, connectivity=8, ltype=cv2.CV_32S)
-    x, y, w, h, area = (stats[1:, i] for i in range(5))
+    return _glyphs_of(stats[1:], cents[1:], dark)
+
+
+def _glyphs_of(stats: Image, cents: Image, dark: bool) -> list[Glyph]:
+    """Of connected components (their rows of ``connectedComponentsWithStats``' stats and
+    centroids), those that have the size and fill of a glyph, in their order."""
+    x, y, w, h, area = (stats[:, i] for i in range(5))
     side, fill = np.maximum(w, h), area / (w * h)
     keep = np.flatnonzero((side >= MIN_GLYPH) & (side <= MAX_GLYPH) & (area >= 10)
                           & (np.minimum(w, h) >= 2) & (fill <= 0.92) & (fill >= 0.12))
-    return [Glyph(int(x[i]), int(y[i]), int(w[i]), int(h[i]), float(cents[i + 1][0]),
-                  float(cents[i + 1][1]), dark) for i in keep]
+    return [Glyph(int(x[i]), int(y[i]), int(w[i]), int(h[i]), float(cents[i][0]),
+                  float(cents[i][1]), dark) for i in keep]
 
 
 def candidate_glyphs(gray: Image) -> list[Glyph]:
@@ -361,13 +367,13 @@ def _line_cut(win: Image, zone: Image, dark: bool, size: float) -> list[Glyph]:
         # where each piece touches the lines: a glyph joined to a border touches it in one place
         # (or on both sides of a line through it), a rounded corner of the border at both ends
         near = cv2.bitwise_and(binary, cv2.dilate(cut, np.ones((3, 3), np.uint8)))
-        _n, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8,
-                                                                 ltype=cv2.CV_32S)
+        _n, labels, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8,
+                                                                    ltype=cv2.CV_32S)
         _m, contacts, _s, spots = cv2.connectedComponentsWithStats(near, connectivity=8,
                                                                    ltype=cv2.CV_32S)
         touching = near > 0
         piece_at, contact_at, line_at = labels[touching], contacts[touching], which[touching]
-        kept = np.zeros(len(stats), np.uint8)
+        kept = np.zeros(len(stats), bool)
         side = stats[:, 2:4].max(axis=1)
         for piece in np.unique(piece_at[(side[piece_at] >= MIN_GLYPH)
                                         & (side[piece_at] <= MAX_GLYPH)]):
@@ -379,10 +385,11 @@ def _line_cut(win: Image, zone: Image, dark: bool, size: float) -> list[Glyph]:
             turn = np.abs(seen[:, None] - seen[None, :])
             if len(seen) > 1 and float(np.minimum(turn, 180.0 - turn).max()) >= LINE_CORNER:
                 continue
-            kept[piece] = 255
-        # only these pieces: the rest is as the coarse threshold found it
-        if kept.any():
-            out.extend(_components(kept[labels], dark))
+            kept[piece] = True
+        # only these pieces (whole components of the picture cut): the rest is as the coarse
+        # threshold found it
+        pieces = np.flatnonzero(kept)
+        out.extend(_glyphs_of(stats[pieces], cents[pieces], dark))
     return out
 
 
