@@ -914,6 +914,10 @@ def _nearest_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph]) -> Glyph 
 FACE_REACH = 10.0
 #: the same for a rank's suit: a few designs print it only in the card's far corner
 FACE_SUIT_REACH = 16.0
+#: another rank on the face, with no suit beside it, is another card's index when read this
+#: surely (below it, a speck of the card's picture or of its print: an Oxygen king's crown read
+#: as a 4 at 0.83); with a suit beside it, from 0.3
+FACE_OTHER_RANK = 0.85
 #: a face larger than this many squared rank sizes has run into other cards (or the felt)
 FACE_MAX_AREA = 120.0
 #: pairing by the card face is on (off only to measure what it adds)
@@ -1067,10 +1071,14 @@ def _face_suit(rank: Glyph, suits: list[Glyph], ranks: list[Glyph], gray: Image,
 def _suit_on(face: _Face, rank: Glyph, suits: list[Glyph], ranks: list[Glyph],
              inks: _Inks | None, doubts: Sequence[Glyph]) -> tuple[Glyph, float, _Face] | None:
     """The suit of the pips on ``face`` (``_face_suit``)."""
-    # a face holding another rank's index is more than one card (light faces touching in a fan)
+    # a face holding another rank's index is more than one card (light faces touching in a fan):
+    # a rank with a suit beside it, or one read at FACE_OTHER_RANK or more (a speck of a
+    # picture read as a rank below that, alone, is no index)
     for other in ranks:
         if other.label != rank.label and other.dark == rank.dark \
-                and 0.6 <= other.size / rank.size <= 1.6 and face.holds(other):
+                and 0.6 <= other.size / rank.size <= 1.6 and face.holds(other) \
+                and (other.prob >= FACE_OTHER_RANK
+                     or _nearest_suit(other, suits, ranks) is not None):
             return None
     inside = [s for s in suits if s.dark == rank.dark and 0.35 <= s.size / rank.size <= 3.5
               and face.holds(s)]
