@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from hardware.camera import DEFAULT_MIN_CONFIDENCE
     from hardware.camera.down import find_down_cards
+    from hardware.camera.readers import keep_frame_memory
     from hardware.camera.recognize import (
         MODEL_PATH,
         RecognitionError,
@@ -46,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"cannot load the card model: {exc}", file=sys.stderr)
         return 2
+    keep_frame_memory()  # a picture's arrays reused for the next
     failures = 0
     for name in args.images:
         try:
