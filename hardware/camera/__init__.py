@@ -12,8 +12,8 @@ DEFAULT_MIN_CONFIDENCE = 0.90
 CARD_RANK_HEIGHTS = 10.0
 
 #: below this rank height (pixels of the frame) a camera reads an index far less surely: on the
-#: validation pictures at 0.90, 0.73-0.76 of the cards with ranks of 8-12 px, 0.91 of those of
-#: 12-14 px and 0.93-1.0 of larger ones (docs/camera.md, "How large the cards must be")
+#: validation pictures at 0.90, 0.80-0.82 of the cards with ranks of 8-12 px, 0.96-0.97 of those
+#: of 12-14 px and 0.93-1.0 of larger ones (docs/camera.md, "How large the cards must be")
 SMALL_RANK_PX = 12.0
 #: the rank height from which indices are read best (the figures above)
 GOOD_RANK_PX = 14.0

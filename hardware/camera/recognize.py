@@ -92,6 +92,10 @@ DETAIL_SMALLEST = 6.0
 #: at the frame's own scale, of this confidence or more, that names another card: one index
 #: read as two cards (a small spade read as a club, enlarged)
 DETAIL_CONFLICT = 0.05
+#: a card's enlarged reading counts only at this confidence or more (its reading at the frame's
+#: own scale counts from the threshold): below it, a small index suit read as another of its
+#: shape family enlarged is as sure as the cards it adds (docs/camera.md, step 7)
+DETAIL_SURE = 0.9997
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -779,8 +783,8 @@ class Recognizer:
     def read(self, image: Image, detail: bool = False) -> FrameResult:
         """Recognise the face-up cards of a BGR frame. In ``detail``, the frame is also read
         enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale, and each
-        card keeps the surer of its readings (about three times the work: for a table lying
-        still, not for every frame)."""
+        card read so at ``DETAIL_SURE`` or more keeps the surer of its readings (about three
+        times the work: for a still picture or a table lying still, not for every frame)."""
         check_frame(image)
         readings, unknown = self._read_at(image)
         best = _corroborated(readings)
@@ -792,6 +796,8 @@ class Recognizer:
             kept = _enlarged_kept([(_scaled(r, 1.0 / scale), size / scale) for r, size in more],
                                   readings)
             for card, reading in _corroborated(kept).items():
+                if reading.confidence < DETAIL_SURE:
+                    continue
                 if card not in best or best[card].confidence < reading.confidence:
                     best[card] = reading
         sure = [c for c in best.values() if c.confidence >= self.min_confidence]

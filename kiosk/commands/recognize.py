@@ -22,9 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="report only cards at or above this confidence, 0..1 "
                              "(default: the model's tuned threshold)")
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: built-in)")
-    parser.add_argument("--detail", action="store_true",
+    parser.add_argument("--detail", action=argparse.BooleanOptionalAction, default=True,
                         help="also read each picture enlarged, for indices too small for its "
-                             "own scale (more cards read, and more read wrong: docs/camera.md)")
+                             "own scale, a card so read counting only when sure (the default; "
+                             "--no-detail reads each picture at its own scale only, about a "
+                             "third of the time: docs/camera.md)")
 
 
 def run(args: argparse.Namespace) -> int:

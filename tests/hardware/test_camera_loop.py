@@ -154,7 +154,7 @@ class DetailNoting(Recognizer):
 def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_cards_proposed(
         ) -> None:
     # seen from farther off, some indices are too small to read at the frame's own scale
-    scene = cv2.resize(load_image(SCENES / "scene07.jpg"), None, fx=0.7, fy=0.7,
+    scene = cv2.resize(load_image(SCENES / "scene01.jpg"), None, fx=0.7, fy=0.7,
                        interpolation=cv2.INTER_AREA)
     recognizer = DetailNoting()
     plain = {c.card for c in recognizer.read(scene).cards}
