@@ -110,9 +110,15 @@ def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> No
         # more per REREAD_S at most; the rest reuse the last reading
         assert loop.frames_read <= SETTLE_READS + 1 + still / REREAD_S, (loop.frames_read, still)
         assert loop.frames_reused >= 40 - loop.frames_read
-        # and its cards are proposed all along, as when every frame was read
+        # and its cards are proposed all along, as when every frame was read: a frame not read
+        # leaves the proposals as they stand (only a reading, once a second, may move a card
+        # read near the threshold in or out)
         assert proposed[-1] & on_first, proposed[-1]
-        assert all(p == proposed[-1] for p in proposed[-10:]), proposed[-10:]
+        was_read = [b > a for a, b in itertools.pairwise(reads[-11:])]
+        assert was_read.count(False) >= 5, reads[-11:]
+        moved = [b != a for a, b in itertools.pairwise(proposed[-11:])]
+        assert all(r for r, m in zip(was_read, moved, strict=True) if m), (proposed[-11:],
+                                                                           reads[-11:])
         # every frame counts toward "frames in a row", read or not
         assert streaks[-1] > 30 and streaks[-10:] == sorted(streaks[-10:]), streaks[-10:]
 
