@@ -3,8 +3,9 @@
 import math
 from collections.abc import Sequence
 
-#: the confidence below which a read card is "unknown" (chosen on synthetic scenes, docs/camera.md);
-#: here, not in ``recognize``, so that the kiosk can read it without loading OpenCV
+#: the confidence below which a read card is "unknown" (chosen on synthetic scenes,
+#: docs/recognition.md); here, not in ``recognize``, so that the kiosk can read it without
+#: loading OpenCV
 DEFAULT_MIN_CONFIDENCE = 0.90
 
 #: a card is about this many of its index's rank heights tall: a card read from its index is

@@ -79,7 +79,7 @@ NET_BATCH = 32
 #: the first reading's probability from which a rank or suit candidate is read again turned
 RECHECK_PROB = 0.3
 #: the quarter turns at which it is read again (three, 1 2 3, read no more with the upright
-#: second reading, for three times the patches: docs/camera.md)
+#: second reading, for three times the patches: docs/recognition.md)
 RECHECK_TURNS: tuple[int, ...] = (2,)
 #: a frame read in detail (``Recognizer.read``) is also read enlarged this many times (cubic
 #: interpolation): an index of 6-9 px is then cut out and paired as one of 9-14 px, which the
@@ -94,7 +94,7 @@ DETAIL_SMALLEST = 6.0
 DETAIL_CONFLICT = 0.05
 #: a card's enlarged reading counts only at this confidence or more (its reading at the frame's
 #: own scale counts from the threshold): below it, a small index suit read as another of its
-#: shape family enlarged is as sure as the cards it adds (docs/camera.md, step 7)
+#: shape family enlarged is as sure as the cards it adds (docs/recognition.md, step 7)
 DETAIL_SURE = 0.9997
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
@@ -1467,7 +1467,7 @@ AXIS_AGREE = 0.98
 #: 1.38, size 0.5 to 1.51) and the nearest pips of the face (along 0.45 and more, inward 0.74
 #: and more, size 0.97 to 1.92). A pip more than 1.6 times the rank's size is read with a rank
 #: read at 0.9 or more only: beside such pips a small rank read at 0.5 was misread and made
-#: sure (docs/camera.md). Each zone: along, inward and size, each from and to, and the least
+#: sure (docs/recognition.md). Each zone: along, inward and size, each from and to, and the least
 #: probability of the rank.
 AXIS_ZONES: tuple[tuple[float, float, float, float, float, float, float], ...] = (
     (0.8, 1.4, -0.5, 1.45, 0.3, 1.6, AXIS_RANK_PROB),

@@ -418,7 +418,7 @@ def label_candidates(cands: list[Glyph], glyphs: list[tuple[str, npt.NDArray[np.
 
 
 #: rank heights of the training scenes (the evaluation scenes use make_scene's default). Down
-#: to 7.5 px, with more type, was measured and not kept (docs/camera.md)
+#: to 7.5 px, with more type, was measured and not kept (docs/recognition.md)
 TRAIN_RANK_PX = (9.0, 24.0)
 
 

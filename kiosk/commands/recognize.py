@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also read each picture enlarged, for indices too small for its "
                              "own scale, a card so read counting only when sure (the default; "
                              "--no-detail reads each picture at its own scale only, about a "
-                             "third of the time: docs/camera.md)")
+                             "third of the time: docs/recognition.md)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "camera"
 VALIDATION = ROOT.parent / "shared" / "cards-validation"
 
-#: measured with the committed model (docs/camera.md, docs/benchmarks.md): threshold -> (recall,
-#: wrong-label rate). The tests allow a small margin below recall and above the wrong-label rate.
+#: measured with the committed model (docs/recognition.md, docs/benchmarks.md): threshold ->
+#: (recall, wrong-label rate). The tests allow a small margin below recall and above the
+#: wrong-label rate.
 #: DEFAULT_MIN_CONFIDENCE is the operating point; 0.3 shows the reading itself works.
 FIXTURE_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.833, 0.0), 0.7: (0.833, 0.020), 0.3: (0.833, 0.040)}
 VALIDATION_FIGURES = {DEFAULT_MIN_CONFIDENCE: (0.8754, 0.0), 0.95: (0.8594, 0.0),
