@@ -127,6 +127,25 @@
   }
 
   /* ---- /camera: calibration ---- */
+  /* A card's name on the picture: just above its index corner, inside the picture, and moved a
+     line up or down (up first), as little as it can be, where it would cover a name already
+     placed; on a fan the names of its cards would otherwise be drawn over one another. */
+  var LABEL_H = 24, LABEL_TRIES = 9;
+  function labelBox(g, text, corner, w, h, placed) {
+    var bw = Math.ceil(g.measureText(text).width) + 8;
+    var x = Math.max(0, Math.min(corner[0] * w, w - bw)), top = corner[1] * h - LABEL_H - 2;
+    function at(k) {
+      var dy = (k % 2 ? -1 : 1) * Math.ceil(k / 2) * LABEL_H;
+      return [x, Math.max(0, Math.min(top + dy, h - LABEL_H)), bw, LABEL_H];
+    }
+    function free(b) {
+      return placed.every(function (p) {
+        return b[0] >= p[0] + p[2] || p[0] >= b[0] + b[2] || b[1] >= p[1] + p[3] || p[1] >= b[1] + b[3];
+      });
+    }
+    for (var k = 0; k < LABEL_TRIES; k++) if (free(at(k))) return at(k);
+    return at(0);
+  }
   var zones = {}, firstCorner = null, img = null, canvas = null;
   function drawZones() {
     if (!canvas || !img) return;
@@ -142,16 +161,27 @@
       g.strokeRect(z[0] * w, z[1] * h, (z[2] - z[0]) * w, (z[3] - z[1]) * h);
       g.fillText(seat, z[0] * w + 6, z[1] * h + 22);
     });
-    /* what the camera reads now, where it reads it */
-    ((state && state.readings) || []).forEach(function (r) {
-      var w = canvas.width, h = canvas.height;
-      g.strokeStyle = g.fillStyle = '#4fd1e8'; g.lineWidth = 2;
+    /* what the camera reads now, where it reads it: each card outlined, then its name */
+    var readings = (state && state.readings) || [], w = canvas.width, h = canvas.height;
+    g.strokeStyle = '#4fd1e8'; g.lineWidth = 2;
+    readings.forEach(function (r) {
       g.beginPath();
       r.quad.forEach(function (p, i) { if (i) g.lineTo(p[0] * w, p[1] * h); else g.moveTo(p[0] * w, p[1] * h); });
       g.closePath(); g.stroke();
-      g.font = 'bold 18px sans-serif';
-      g.fillText(r.text.split(' · ')[0], r.quad[0][0] * w, Math.max(18, r.quad[0][1] * h - 4));
     });
+    g.font = 'bold 18px sans-serif';
+    var labels = readings.map(function (r) {
+      return { card: r.card, text: r.text.split(' · ')[0], box: null };
+    }), placed = [];
+    labels.forEach(function (l, i) { l.box = labelBox(g, l.text, readings[i].quad[0], w, h, placed); placed.push(l.box); });
+    labels.forEach(function (l) {
+      g.fillStyle = 'rgba(8, 12, 18, 0.8)'; g.fillRect(l.box[0], l.box[1], l.box[2], l.box[3]);
+      g.fillStyle = '#4fd1e8'; g.fillText(l.text, l.box[0] + 4, l.box[1] + l.box[3] - 6);
+    });
+    /* where each name went, in the picture's pixels as drawn */
+    canvas.dataset.labels = JSON.stringify(labels.map(function (l) {
+      return { card: l.card, box: l.box.map(Math.round) };
+    }));
     if (firstCorner) {
       g.fillStyle = '#ff4040';
       g.beginPath(); g.arc(firstCorner[0] * canvas.width, firstCorner[1] * canvas.height, 6, 0, 7); g.fill();

@@ -430,11 +430,16 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         dealer.wait_for_url("**/camera?lang=it")
         dealer.close()
         page.evaluate("window.scrollTo(0, 0)")
+        # the names of the cards read are drawn on the picture apart, each inside it, though the
+        # cards of a row lie close together (the index corners of a row's two up cards are 30 px
+        # apart in the picture as drawn)
+        labels_apart(page, 6)
         page.screenshot(path=str(artifacts / "camera-page-1280x800.png"))
         # a small screen: the seats, the picture under them, then the settings
         page.set_viewport_size({"width": 800, "height": 480})
         page.wait_for_timeout(300)
         page.screenshot(path=str(artifacts / "camera-page-800x480.png"), full_page=True)
+        labels_apart(page, 6)
         shot = page.locator("#camera-zones").bounding_box()
         seats = page.locator('[data-testid="camera-seats"]').bounding_box()
         assert shot is not None and seats is not None and shot["width"] <= 800, shot
@@ -442,6 +447,31 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
     finally:
         camera_news.disconnect()
         ctx.close()
+
+
+def labels_apart(page: Any, least: int) -> None:
+    """The names of the cards read, as drawn on the camera page's picture: at least ``least``,
+    one for each reading listed under the picture, none covering another, all inside it."""
+    def drawn() -> dict[str, Any]:
+        found: dict[str, Any] = page.evaluate("""() => {
+            const canvas = document.getElementById('camera-zones');
+            return {labels: JSON.parse(canvas.dataset.labels || '[]'),
+                    listed: [...document.querySelectorAll(
+                        '[data-testid="camera-readings"] .reading')].map(e => e.dataset.card),
+                    width: canvas.width, height: canvas.height};
+        }""")
+        return found
+
+    wait_until(lambda: len(drawn()["labels"]) >= least, "the names of the cards read drawn", 20)
+    seen = drawn()
+    labels, width, height = seen["labels"], seen["width"], seen["height"]
+    assert sorted(label["card"] for label in labels) == sorted(seen["listed"]), seen
+    boxes = [label["box"] for label in labels]
+    for x, y, w, h in boxes:
+        assert x >= 0 and y >= 0 and x + w <= width and y + h <= height, (boxes, width, height)
+    for i, (x, y, w, h) in enumerate(boxes):
+        for x2, y2, w2, h2 in boxes[i + 1:]:
+            assert x >= x2 + w2 or x2 >= x + w or y >= y2 + h2 or y2 >= y + h, (labels, i)
 
 
 def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
