@@ -67,9 +67,9 @@
     html += '<span class="muted wide-only">' + esc(st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet) + '</span>';
     if (hand) {
       /* on a small screen a running hand's street and pot come before its number */
-      html += '<span data-testid="hand-number"' + (hand.finished ? '' : ' class="wide-only"') + '>' +
+      html += '<span data-testid="hand-number" class="number' + (hand.finished ? '' : ' wide-only') + '">' +
         esc(t('dealer.hand', { number: hand.number })) + '</span>';
-      if (hand.street_text && !hand.finished) html += '<span>' + esc(hand.street_text) + '</span>';
+      if (hand.street_text && !hand.finished) html += '<span class="street" data-testid="street">' + esc(hand.street_text) + '</span>';
       if (!hand.finished) html += '<span class="pot" data-testid="pot">' + esc(t('dealer.pot')) + ' ' + hand.total_pot + '</span>';
     }
     /* the link state never scrolls out of the bar: when online on a small screen only its dot shows */

@@ -128,6 +128,18 @@ def clipped(page: Any, selector: str) -> bool:
     ))
 
 
+def text_whole(page: Any, selector: str) -> bool:
+    """Whether the element's box holds the whole width of its text (an ellipsis ends a text
+    that overflows its box by any fraction of a pixel)."""
+    return bool(page.evaluate(
+        """sel => { const e = document.querySelector(sel), range = document.createRange();
+                    range.selectNodeContents(e);
+                    return range.getBoundingClientRect().width
+                           <= e.getBoundingClientRect().width + 0.01; }""",
+        selector,
+    ))
+
+
 def seats_under_results(tv: Any) -> list[str]:
     """The TV seats that the result panel covers, even in part."""
     covered: list[str] = tv.evaluate(
@@ -272,6 +284,10 @@ def readable_at_seventh_street(
         page.wait_for_timeout(100)
         assert not clipped(page, '[data-testid="conn"]'), f"link state cut at {width}px"
         assert not clipped(page, '[data-testid="pot"]'), f"pot cut at {width}px"
+    # on the big screen the hand's number and street stay whole too, not even ended by an
+    # ellipsis a fraction of a pixel short: the game's name and stakes give way
+    for selector in ('[data-testid="hand-number"]', '[data-testid="street"]'):
+        assert not clipped(page, selector) and text_whole(page, selector), f"{selector} cut"
 
     # the lower row does not fit above the action bar at 800x480: the seat to act is kept in sight
     page.set_viewport_size({"width": 800, "height": 480})
