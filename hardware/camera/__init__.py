@@ -7,6 +7,12 @@ from collections.abc import Sequence
 #: docs/recognition.md); here, not in ``recognize``, so that the kiosk can read it without
 #: loading OpenCV
 DEFAULT_MIN_CONFIDENCE = 0.90
+#: the same for a picture read in detail (``Recognizer.read``'s ``detail``, what ``stud-kiosk
+#: recognize`` does unless told not to): a card read at the picture's own scale counts from
+#: here, one read enlarged from ``recognize.DETAIL_SURE``. Chosen on synthetic scenes with it
+#: (docs/recognition.md, step 7): read in detail, an enlarged reading adds right cards at less
+#: cost in wrong ones than the frame's own readings of 0.90-0.95 do
+DETAIL_MIN_CONFIDENCE = 0.95
 
 #: a card is about this many of its index's rank heights tall: a card read from its index is
 #: given a quad so tall, and the rank's height is told back from a read card's quad

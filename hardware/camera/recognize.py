@@ -93,9 +93,10 @@ DETAIL_SMALLEST = 6.0
 #: read as two cards (a small spade read as a club, enlarged)
 DETAIL_CONFLICT = 0.05
 #: a card's enlarged reading counts only at this confidence or more (its reading at the frame's
-#: own scale counts from the threshold): below it, a small index suit read as another of its
-#: shape family enlarged is as sure as the cards it adds (docs/recognition.md, step 7)
-DETAIL_SURE = 0.9997
+#: own scale counts from the threshold, ``hardware.camera.DETAIL_MIN_CONFIDENCE`` for the
+#: command line): below it, a small index suit read as another of its shape family enlarged is
+#: as sure as the cards it adds (docs/recognition.md, step 7)
+DETAIL_SURE = 0.996
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it

@@ -19,8 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              '"confidence", "quad"}], "down": [{"quad", "center"}]} (face-down '
                              'cards are only counted and placed, never named)')
     parser.add_argument("--min-confidence", type=float, default=None,
-                        help="report only cards at or above this confidence, 0..1 "
-                             "(default: the model's tuned threshold)")
+                        help="report only cards at or above this confidence, 0..1 (default: "
+                             "the threshold chosen for the model, 0.95 reading in detail, 0.90 "
+                             "with --no-detail)")
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: built-in)")
     parser.add_argument("--detail", action=argparse.BooleanOptionalAction, default=True,
                         help="also read each picture enlarged, for indices too small for its "
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.camera import DEFAULT_MIN_CONFIDENCE
+    from hardware.camera import DEFAULT_MIN_CONFIDENCE, DETAIL_MIN_CONFIDENCE
     from hardware.camera.down import find_down_cards
     from hardware.camera.readers import keep_frame_memory
     from hardware.camera.recognize import (
@@ -40,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
         load_image,
     )
 
-    threshold = DEFAULT_MIN_CONFIDENCE if args.min_confidence is None else args.min_confidence
+    threshold = args.min_confidence
+    if threshold is None:
+        threshold = DETAIL_MIN_CONFIDENCE if args.detail else DEFAULT_MIN_CONFIDENCE
     if not 0.0 <= threshold <= 1.0:
         print(f"--min-confidence {threshold}: must be between 0 and 1", file=sys.stderr)
         return 2

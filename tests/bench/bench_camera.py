@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from hardware.camera import DETAIL_MIN_CONFIDENCE
 from hardware.camera.capture import Capture
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import CameraLoop, FrameChange, Proposal, Stabilizer
@@ -284,9 +285,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{still['read']:.1f} frames read a second, {still['reused']:.1f} reusing the "
               f"last reading")
     if have_validation and args.scorer.is_file():
-        for detail in (False, True):
+        # as ``stud-kiosk recognize`` reads them, with its thresholds
+        for detail, reading in ((False, recognizer),
+                                (True, Recognizer(min_confidence=DETAIL_MIN_CONFIDENCE))):
             print(f"validation{' in detail' if detail else ''}:",
-                  validation_score(recognizer, args.validation, args.scorer, detail)
+                  validation_score(reading, args.validation, args.scorer, detail)
                   .splitlines()[-1])
     else:
         print("validation set or scorer not found: score skipped")
