@@ -96,7 +96,10 @@ DETAIL_CONFLICT = 0.05
 #: own scale counts from the threshold, ``hardware.camera.DETAIL_MIN_CONFIDENCE`` for the
 #: command line): below it, a small index suit read as another of its shape family enlarged is
 #: as sure as the cards it adds (docs/recognition.md, step 7)
-DETAIL_SURE = 0.996
+DETAIL_SURE = 0.992
+#: and a reading at the frame's own scale is left out where the enlarged reading names another
+#: card at the same index at this confidence or more (``_overruled``; None: never)
+DETAIL_OVERRULES: float | None = 0.9995
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -784,18 +787,23 @@ class Recognizer:
     def read(self, image: Image, detail: bool = False) -> FrameResult:
         """Recognise the face-up cards of a BGR frame. In ``detail``, the frame is also read
         enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale, and each
-        card read so at ``DETAIL_SURE`` or more keeps the surer of its readings (about three
-        times the work: for a still picture or a table lying still, not for every frame)."""
+        card read so at ``DETAIL_SURE`` or more keeps the surer of its readings, while an index
+        it reads as another card at ``DETAIL_OVERRULES`` or more is not read as the frame's own
+        scale reads it (about three times the work: for a still picture or a table lying still,
+        not for every frame)."""
         check_frame(image)
         readings, unknown = self._read_at(image)
-        best = _corroborated(readings)
+        placed: list[tuple[CardReading, float]] = []
         if detail and DETAIL_SCALE is not None:
             scale = DETAIL_SCALE
             enlarged = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
             more, more_unknown = self._read_at(enlarged)
             unknown = max(unknown, more_unknown)
-            kept = _enlarged_kept([(_scaled(r, 1.0 / scale), size / scale) for r, size in more],
-                                  readings)
+            placed = [(_scaled(r, 1.0 / scale), size / scale) for r, size in more]
+            readings = _overruled(readings, placed)
+        best = _corroborated(readings)
+        if placed:
+            kept = _enlarged_kept(placed, readings)
             for card, reading in _corroborated(kept).items():
                 if reading.confidence < DETAIL_SURE:
                     continue
@@ -825,6 +833,21 @@ def _scaled(reading: CardReading, factor: float) -> CardReading:
     return CardReading(reading.card, reading.confidence,
                        tuple((x * factor, y * factor) for x, y in reading.quad),
                        (reading.index_center[0] * factor, reading.index_center[1] * factor))
+
+
+def _overruled(own: list[tuple[CardReading, float]],
+               enlarged: list[tuple[CardReading, float]]) -> list[tuple[CardReading, float]]:
+    """The readings at the frame's own scale but those whose index the enlarged reading (placed
+    and sized in the frame's own pixels) reads as another card at ``DETAIL_OVERRULES`` or more,
+    within the size of the frame's rank from it: the enlarged picture shows the index's print
+    more clearly."""
+    if DETAIL_OVERRULES is None:
+        return own
+    sure = [(r.card, r.index_center) for r, _size in enlarged
+            if r.confidence >= DETAIL_OVERRULES]
+    return [(r, size) for r, size in own if not any(
+        card != r.card and math.hypot(x - r.index_center[0], y - r.index_center[1]) <= size
+        for card, (x, y) in sure)]
 
 
 def _enlarged_kept(enlarged: list[tuple[CardReading, float]],
