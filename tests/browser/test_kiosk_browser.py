@@ -264,15 +264,25 @@ def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
         tap(page, f'#legal [data-action="{event["action"]}"]')
     elif kind == "show":
         seat = next(s for s in hand["seats"] if s["seat"] == event["seat"])
+        showing_on_screen(page, seat)
         known = {c["card"] for c in seat["cards"] if c["card"]}
         for card in event["cards"]:
             if card not in known:
                 tap(page, f'.picker button[data-card="{card}"]')
         tap(page, '[data-testid="show-cards"]')
     elif kind == "muck":
+        showing_on_screen(page, next(s for s in hand["seats"] if s["seat"] == event["seat"]))
         tap(page, '[data-testid="muck"]')
     else:
         raise AssertionError(f"no tap for {event}")
+
+
+def showing_on_screen(page: Any, seat: dict[str, Any]) -> None:
+    """Wait until the dealer screen asks for ``seat``'s showing: its Show and Muck buttons act
+    for the seat the screen names, and just after a seat has shown they are still the last
+    one's for a moment."""
+    page.locator('[data-testid="show-hint"]', has_text=f'{seat["seat"]} · {seat["name"]}'
+                 ).wait_for()
 
 
 def test_a_tap_on_an_action_survives_a_state_that_arrives_under_the_finger(
