@@ -63,14 +63,17 @@ SCALE_CARDS = 3
 #: counts in a row that must disagree with the engine before the dealer sees a hint
 DOWN_HINT_COUNTS = 3
 CONFIG_FILE = "camera.json"
+#: the house setting ``detail``: when a still table is read in detail (``reads_in_detail``)
+DETAIL_MODES = ("auto", "on", "off")
 DEFAULTS: dict[str, Any] = {
     "auto_confirm": False,
     "auto_frames": 5,
     # the face-down count misses many backs (docs/camera.md): its hints are opt-in
     "down_hints": False,
-    # reading a still table enlarged as well reads more small indices and more of them wrong
-    # (docs/camera.md): for a camera far from the table, opt-in
-    "detail": False,
+    # reading a still table enlarged as well reads more small indices (docs/camera.md), for
+    # about twice the CPU: "auto" does it while the cards are not seen large enough
+    # (``reads_in_detail``), "on" always, "off" never
+    "detail": "auto",
     "auto_threshold": 0.95,
     "min_confidence": DEFAULT_MIN_CONFIDENCE,
 }
@@ -153,6 +156,11 @@ class TableCamera:
                 log.warning("camera: zone of seat %s ignored: %r", seat, zone)
         for key, default in DEFAULTS.items():
             value = data.get("settings", {}).get(key)
+            if key == "detail" and isinstance(value, bool):
+                # saved when reading in detail was on or off only: off was the default
+                value = "on" if value else "auto"
+            if key == "detail" and value not in DETAIL_MODES:
+                continue
             if value is not None and isinstance(value, type(default)):
                 self.settings[key] = value
 
@@ -187,8 +195,12 @@ class TableCamera:
         for key, value in values.items():
             if key not in DEFAULTS:
                 raise CameraError("camera.err.settings")
-            if key in ("auto_confirm", "down_hints", "detail"):
+            if key in ("auto_confirm", "down_hints"):
                 if not isinstance(value, bool):
+                    raise CameraError("camera.err.settings")
+                new[key] = value
+            elif key == "detail":
+                if value not in DETAIL_MODES:
                     raise CameraError("camera.err.settings")
                 new[key] = value
             elif key == "auto_frames":
@@ -411,6 +423,19 @@ class TableCamera:
                 "scale": self.scale(lang),
             }
 
+    def reads_in_detail(self) -> bool:
+        """Whether a still table is read in detail now (asked by the recognition loop at every
+        frame): always or never as the house sets it, and by default (``auto``) unless the
+        cards' index ranks were last seen ``SMALL_RANK_PX`` tall or more, where reading
+        enlarged adds next to nothing (docs/camera.md, "How large the cards must be"). Before
+        any frame has read enough cards to tell their size, they may be too small to be read at
+        the frame's own scale: it reads in detail."""
+        with self.lock:
+            mode, px = self.settings["detail"], self.rank_px
+        if mode == "auto":
+            return px is None or px < SMALL_RANK_PX
+        return bool(mode == "on")
+
     def scale(self, lang: str) -> dict[str, Any]:
         """How large the read cards' indices are in the picture, and what to do when they are
         too small to be read surely: ``rank_px`` (None until a frame reads ``SCALE_CARDS``
@@ -418,7 +443,7 @@ class TableCamera:
         too small, the shorter ``warning`` of the dealer screen, which leads to that page."""
         with self.lock:
             px = self.rank_px
-            detail = bool(self.settings["detail"])
+            mode = self.settings["detail"]
         if px is None:
             return {"rank_px": None, "small": False, "text": "", "warning": ""}
         shown, best = round(px), round(GOOD_RANK_PX)
@@ -429,8 +454,10 @@ class TableCamera:
         else:
             text = _ui("camera.scale_small", lang, px=shown, best=best)
             warning = _ui("camera.scale_warning", lang, px=shown, best=best)
-            if not detail:
+            if mode == "off":
                 text += " " + _ui("camera.scale_detail", lang)
+            elif mode == "auto":
+                text += " " + _ui("camera.scale_detail_auto", lang)
         return {"rank_px": round(px, 1), "small": small, "text": text, "warning": warning}
 
     @staticmethod
@@ -518,7 +545,7 @@ class TableCamera:
         # process (the dealer screen's server) is not held up by their Python
         self.loop = CameraLoop(self.capture, recognizer, on_proposals, Stabilizer(3, 5),
                                on_error=lambda exc: log.warning("camera: %s", exc),
-                               detail=lambda: bool(self.settings["detail"]), processes=True)
+                               detail=self.reads_in_detail, processes=True)
         self.capture.start()
         self.loop.start()
 

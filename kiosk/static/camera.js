@@ -192,7 +192,7 @@
   var FIELDS = [
     { id: 'camera-auto', key: 'auto_confirm', check: true },
     { id: 'camera-down-hints', key: 'down_hints', check: true },
-    { id: 'camera-detail', key: 'detail', check: true },
+    { id: 'camera-detail', key: 'detail', choice: true },
     { id: 'camera-frames', key: 'auto_frames', label: 'camera.auto_frames' },
     { id: 'camera-threshold', key: 'auto_threshold', label: 'camera.auto_threshold', percent: true },
     { id: 'camera-min-confidence', key: 'min_confidence', label: 'camera.min_confidence', percent: true }
@@ -204,6 +204,7 @@
     if (!force && (shown[f.key] === value || document.activeElement === input)) return;
     shown[f.key] = value;
     if (f.check) input.checked = !!value;
+    else if (f.choice) input.value = value;
     else input.value = f.percent ? Math.round(value * 100) : value;
   }
   var shownReadings = null;
@@ -231,6 +232,7 @@
   function saveSetting(f) {
     var input = $(f.id), value;
     if (f.check) value = input.checked;
+    else if (f.choice) value = input.value;
     else {
       var n = Number(input.value), min = Number(input.min), max = Number(input.max);
       if (input.value === '' || !Number.isInteger(n) || n < min || n > max) {

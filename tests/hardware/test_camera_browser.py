@@ -339,7 +339,7 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
 
     before = saved()
     assert before["auto_confirm"] is False and before["down_hints"] is False
-    assert before["detail"] is False
+    assert before["detail"] == "auto"
     assert before["auto_frames"] == 5 and before["auto_threshold"] == 0.95
     camera_news = CameraNews()
     ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
@@ -362,6 +362,10 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         assert page.locator('[data-testid="camera-seats"] [data-seat]').count() == 10
         threshold = page.locator('[data-testid="camera-threshold"]')
         assert threshold.input_value() == "95"
+        detail = page.locator('[data-testid="camera-detail"]')
+        wait_until(lambda: detail.input_value() == "auto", "reading in detail shown as automatic")
+        assert detail.locator("option:checked").inner_text() == \
+            "Se le carte appaiono piccole (sotto 12 px)"
 
         # typed a digit at a time while the camera sends the page new readings
         threshold.click()
@@ -391,8 +395,8 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         wait_until(lambda: saved()["down_hints"] is True, "the down-card hints turned on")
         page.locator('[data-testid="camera-auto"]').click()
         wait_until(lambda: saved()["auto_confirm"] is True, "auto-confirm turned on")
-        page.locator('[data-testid="camera-detail"]').click()
-        wait_until(lambda: saved()["detail"] is True, "reading in detail turned on")
+        detail.select_option("on")
+        wait_until(lambda: saved()["detail"] == "on", "reading in detail always on")
         assert saved()["auto_frames"] == 5 and saved()["auto_threshold"] == 0.85
 
         # and the page shows them again when it is opened again
@@ -402,7 +406,7 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         assert low.input_value() == "80" and frames.input_value() == "5"
         assert page.locator('[data-testid="camera-auto"]').is_checked()
         assert page.locator('[data-testid="camera-down-hints"]').is_checked()
-        assert page.locator('[data-testid="camera-detail"]').is_checked()
+        wait_until(lambda: detail.input_value() == "on", "reading in detail shown always on")
 
         # cards seen from farther off, their ranks about 10 px tall: the page says to bring the
         # camera closer (reading in detail is on already, so it does not suggest it)

@@ -186,10 +186,17 @@ def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_sma
     camera.update([sized("Ks", 1, 8.0), sized("5h", 2, 9.0), sized("Qd", 3, 10.4)], FRAME)
     scale = camera.snapshot("en")["scale"]
     assert scale["rank_px"] == pytest.approx(9.0, abs=0.05) and scale["small"] is True
+    # by default the still table is then read in detail by itself
     assert scale["text"] == (
         "Letters and numbers in the card corners: about 9 px tall in the picture, too small to be "
         "read surely (best from 14 px). Bring the camera closer to the table, or zoom in. Until "
-        "then, reading small cards in detail (below) reads more of them.")
+        "then, small cards are read in detail while the table is still.")
+    assert camera.snapshot("it")["scale"]["text"].endswith(
+        "Nel frattempo, a tavolo fermo le carte piccole sono lette in dettaglio.")
+    # the house turned reading in detail off: the page says what it would give
+    camera.set_settings({"detail": "off"})
+    assert camera.snapshot("en")["scale"]["text"].endswith(
+        "Until then, reading small cards in detail (below) reads more of them.")
     assert camera.snapshot("it")["scale"]["text"].startswith(
         "Lettere e numeri agli angoli delle carte: alti circa 9 px nell'immagine, troppo piccoli")
     # the dealer screen, busy with the hand, is told in fewer words (its note leads to the page)
@@ -198,8 +205,8 @@ def test_the_camera_page_tells_how_large_the_cards_are_and_when_they_are_too_sma
         "cards will not be proposed. Bring the camera closer or zoom in: Camera page.")
     assert camera.snapshot("it")["scale"]["warning"].startswith(
         "La telecamera vede gli angoli delle carte troppo piccoli (circa 9 px")
-    # reading in detail already on: only the camera's place is left to change
-    camera.set_settings({"detail": True})
+    # reading in detail always on: only the camera's place is left to change
+    camera.set_settings({"detail": "on"})
     assert camera.snapshot("en")["scale"]["text"].endswith("Bring the camera closer to the table, "
                                                            "or zoom in.")
     # a frame that reads fewer than three cards keeps what was measured (one card's quad may be
@@ -238,7 +245,7 @@ def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) 
 
 @pytest.mark.parametrize("settings", [
     {"auto_frames": 1}, {"auto_frames": "5"}, {"auto_threshold": 0.2}, {"auto_confirm": "yes"},
-    {"colour": "red"}, {"detail": 1},
+    {"colour": "red"}, {"detail": 1}, {"detail": True}, {"detail": "sometimes"},
 ])
 def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, object]) -> None:
     with pytest.raises(CameraError, match="auto_confirm"):
@@ -258,7 +265,8 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
     small = {c.card for c in reader.read(scene, detail=True).cards} - plain
     assert plain and small
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
-    assert cam.settings["detail"] is False
+    assert cam.settings["detail"] == "auto"
+    cam.set_settings({"detail": "off"})
 
     def read() -> set[str]:
         return {r["card"] for r in cam.snapshot("en")["readings"]}
@@ -273,13 +281,67 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
         assert len(pids) == 2 and None not in pids and os.getpid() not in pids, pids
         time.sleep(2.5)  # two rereads of the still table, and more frames than a window's
         assert not small & read(), read()
-        cam.set_settings({"detail": True})
+        cam.set_settings({"detail": "on"})
         wait_until(lambda: small <= read(), "the small cards read in detail", 20)
         assert plain <= read()
     finally:
         cam.stop()
     # the camera stopped, its reader processes have ended
     assert pids and all(pid is not None and gone(pid) for pid in pids), pids
+
+
+def test_by_default_a_still_table_is_read_in_detail_while_the_cards_look_small(
+        table: TableService, tmp_path: Path) -> None:
+    """The house setting left as it is (``auto``): the camera reads a still table in detail
+    until it has seen the cards' ranks 12 px tall or more. A camera farther off (ranks of about
+    11.5 px) has its small cards read without the dealer turning anything on."""
+    scene = cv2.resize(load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"),
+                       None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "table.png"), scene)
+    reader = Recognizer()
+    plain = {c.card for c in reader.read(scene).cards}
+    small = {c.card for c in reader.read(scene, detail=True).cards} - plain
+    assert plain and small
+    cam = TableCamera(table, tmp_path / "camera-table-1.json")
+    cam.start(str(folder), frame_interval_s=1 / 25)
+    try:
+        wait_until(lambda: small <= {r["card"] for r in cam.snapshot("en")["readings"]},
+                   "the small cards read in detail by themselves", 20)
+        assert cam.snapshot("en")["scale"]["small"] is True
+    finally:
+        cam.stop()
+
+
+def test_reading_in_detail_follows_the_house_setting_and_the_cards_size(
+        camera: TableCamera) -> None:
+    def at(mode: str, rank_px: float | None) -> bool:
+        camera.set_settings({"detail": mode})
+        camera.rank_px = rank_px
+        return camera.reads_in_detail()
+
+    # auto: until the cards are known to be large enough
+    assert at("auto", None) and at("auto", 9.0) and at("auto", 11.9)
+    assert not at("auto", 12.0) and not at("auto", 16.0)
+    assert at("on", 16.0) and at("on", None)
+    assert not at("off", 9.0) and not at("off", None)
+    # measured from the stable readings of a frame, as the camera page shows it
+    camera.set_settings({"detail": "auto"})
+    camera.update([sized("Ks", 1, 15.5), sized("5h", 2, 16.0), sized("Qd", 3, 17.0)], FRAME)
+    assert not camera.reads_in_detail()
+    camera.update([sized("Ks", 1, 8.0), sized("5h", 2, 9.0), sized("Qd", 3, 10.4)], FRAME)
+    assert camera.reads_in_detail()
+
+
+@pytest.mark.parametrize(("saved", "mode"), [(True, "on"), (False, "auto"), ("off", "off"),
+                                             ("on", "on"), ("sometimes", "auto"), (1, "auto")])
+def test_a_saved_detail_setting_is_read_back(table: TableService, tmp_path: Path,
+                                             saved: object, mode: str) -> None:
+    """Saved as true or false before it had three modes: true was "on", false the default."""
+    path = tmp_path / "camera-table-1.json"
+    path.write_text(json.dumps({"zones": {}, "settings": {"detail": saved}}), encoding="utf-8")
+    assert TableCamera(table, path).settings["detail"] == mode
 
 
 def test_seats_in_the_hand_without_a_zone_are_named(table: TableService, tmp_path: Path) -> None:
