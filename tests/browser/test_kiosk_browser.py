@@ -261,6 +261,7 @@ def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
             toggle.click()
         tap(page, f'.picker button[data-card="{event["card"]}"]')
     elif kind == "act":
+        acting_on_screen(page, event["seat"])
         tap(page, f'#legal [data-action="{event["action"]}"]')
     elif kind == "show":
         seat = next(s for s in hand["seats"] if s["seat"] == event["seat"])
@@ -275,6 +276,12 @@ def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
         tap(page, '[data-testid="muck"]')
     else:
         raise AssertionError(f"no tap for {event}")
+
+
+def acting_on_screen(page: Any, seat: int) -> None:
+    """Wait until the dealer screen's action buttons are ``seat``'s: just after an action they
+    are still the last actor's for a moment, and a tap then acts out of turn."""
+    page.locator(f'#legal[data-seat="{seat}"] [data-action]').first.wait_for()
 
 
 def showing_on_screen(page: Any, seat: dict[str, Any]) -> None:

@@ -38,7 +38,14 @@ import socketio
 
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import CardReading, Recognizer, decode_image
-from tests.browser.test_kiosk_browser import dealer_view, tap, tap_event, took, wait_until
+from tests.browser.test_kiosk_browser import (
+    acting_on_screen,
+    dealer_view,
+    tap,
+    tap_event,
+    took,
+    wait_until,
+)
 from tests.conftest import LiveKiosk
 from tests.kiosk import driver
 
@@ -592,6 +599,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
                     action = "bet"
                 else:
                     action = "check" if "check" in legal else "call"
+                acting_on_screen(page, hand["prompt"]["seats"][0])
                 tap(page, f'#legal [data-action="{action}"]')
                 wait_until(took(page, server.url, before + 1), f"{action} on {hand['street_name']}")
                 continue
