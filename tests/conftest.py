@@ -157,6 +157,13 @@ class LiveKiosk:
     def cookie_header(self, session: Any) -> str:
         return "; ".join(f"{k}={v}" for k, v in session.cookies.items())
 
+    def signed_in(self, context: Any, session: Any) -> Any:
+        """A browser context (Playwright) given the cookies of a ``requests`` session of this
+        kiosk (:meth:`dealer_session`), so that its pages open as that dealer; returns it."""
+        context.add_cookies([{"name": k, "value": v, "url": self.url}
+                             for k, v in session.cookies.items()])
+        return context
+
 
 @pytest.fixture
 def live_kiosk(tmp_path: Path) -> Iterator[Callable[..., LiveKiosk]]:

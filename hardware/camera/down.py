@@ -345,7 +345,7 @@ def _training_pixels(scenes: int, seed: int, png_root: Any, drawn_backs: int = 0
     asked, ``drawn_backs`` backs of :func:`procedural_backs` added to every deck)."""
     import random
 
-    from hardware.training.synth import _rounded_mask, load_decks, make_scene
+    from hardware.training.synth import load_decks, make_scene, rounded_mask
 
     decks = load_decks(png_root)
     if drawn_backs:
@@ -359,7 +359,7 @@ def _training_pixels(scenes: int, seed: int, png_root: Any, drawn_backs: int = 0
         owner = np.full((720, 1280), -1, np.int32)
         for idx, p in enumerate(scene.placed):
             ih, iw = p.art.image.shape[:2]
-            m = cv2.warpPerspective(_rounded_mask(iw, ih), p.matrix, (1280, 720),
+            m = cv2.warpPerspective(rounded_mask(iw, ih), p.matrix, (1280, 720),
                                     flags=cv2.INTER_AREA)
             owner[m > 127] = idx
         feats, _scale = pixel_features(scene.image)

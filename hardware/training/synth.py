@@ -211,7 +211,8 @@ def _felt(rng: random.Random, w: int, h: int
     return np.clip(img, 0, 255), falloff.astype(np.float32)
 
 
-def _rounded_mask(w: int, h: int) -> Image:
+def rounded_mask(w: int, h: int) -> Image:
+    """A card's outline, its corners rounded, filled with 255 on 0."""
     mask = np.zeros((h, w), np.uint8)
     r = max(2, w // 14)
     cv2.rectangle(mask, (r, 0), (w - r, h - 1), 255, -1)
@@ -327,7 +328,7 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ p.matrix
         size_box = (int(x1 - x0), int(y1 - y0))
         warped = cv2.warpPerspective(p.art.image, shift, size_box, flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(_rounded_mask(iw, ih), shift, size_box, flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(rounded_mask(iw, ih), shift, size_box, flags=cv2.INTER_AREA)
         alpha = (mask.astype(np.float32) / 255.0)[..., None]
         sub = canvas[y0:y1, x0:x1]
         canvas[y0:y1, x0:x1] = sub * (1 - alpha) + warped.astype(np.float32) * alpha

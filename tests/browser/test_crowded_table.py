@@ -253,8 +253,7 @@ def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
     http = server.dealer_session()
     ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
     try:
-        for cookie in http.cookies:
-            ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
+        server.signed_in(ctx, http)
         page = ctx.new_page()
         page.goto(server.url + "/dealer?lang=it")
         for players, game, short, pots in DEALER_TABLES:

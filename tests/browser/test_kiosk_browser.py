@@ -309,8 +309,7 @@ def test_a_tap_on_an_action_survives_a_state_that_arrives_under_the_finger(
         view = http.get(server.url + "/api/state").json()
     hand = view["hand"]
     assert hand["prompt"]["kind"] == "bring_in" and hand["to_act"] == 1, hand["prompt"]
-    ctx = chromium.new_context(viewport={"width": BIG[0], "height": BIG[1]})
-    ctx.add_cookies([{"name": k, "value": v, "url": server.url} for k, v in http.cookies.items()])
+    ctx = server.signed_in(chromium.new_context(viewport={"width": BIG[0], "height": BIG[1]}), http)
     try:
         page = ctx.new_page()
         page.goto(server.url + "/dealer?lang=en")

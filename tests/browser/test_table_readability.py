@@ -270,8 +270,7 @@ def readable_at_seventh_street(
     assert len(hand["pots"]) > 1, "Bruno's all-in should have made a side pot by now"
     assert all(len(s["cards"]) == 7 for s in hand["seats"] if not s["folded"])
 
-    for cookie in http.cookies:
-        dealer_ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
+    server.signed_in(dealer_ctx, http)
     page = dealer_ctx.new_page()
     page.goto(server.url + "/dealer?lang=it")
     page.wait_for_selector('.seats .seat[data-seat="8"] .card')
@@ -390,8 +389,7 @@ def test_on_the_small_dealer_screen_the_seat_to_act_is_always_in_sight(
     assert http.post(server.url + "/api/hands").ok
     ctx = chromium.new_context(viewport={"width": 800, "height": 480}, has_touch=True)
     try:
-        for cookie in http.cookies:
-            ctx.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url}])
+        server.signed_in(ctx, http)
         page = ctx.new_page()
         page.goto(server.url + "/dealer?lang=it")
         deck, waiting = list(DECK), {9, 10}

@@ -38,6 +38,7 @@ import socketio
 
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import CardReading, Recognizer, decode_image
+from hardware.training.synth import rounded_mask
 from tests.browser.test_kiosk_browser import (
     acting_on_screen,
     dealer_view,
@@ -71,36 +72,13 @@ SURE = DEFAULT_MIN_CONFIDENCE + 0.03
 FALLBACK = 0.3
 TV = (1920, 1080)
 
-SETUP: dict[str, Any] = {
-    "game": "seven-card-stud",
-    "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
-    "rules": {
-        "max_raises": 3, "heads_up_uncapped": True, "burns": True, "open_pair_double": False,
-        "odd_chip": "nearest-dealer", "soko_bring_in": False, "chip_unit": 1,
-    },
-    "dealer": 0,
-    "seats": [
-        {"seat": 1, "name": "Anna", "stack": 200, "active": True},
-        {"seat": 2, "name": "Bruno", "stack": 200, "active": True},
-        {"seat": 3, "name": "Carla", "stack": 200, "active": True},
-    ]
-    + [{"seat": n, "name": str(n), "stack": 0, "active": False} for n in range(4, 11)],
-}
+#: the scripted hand's table, dealing seven-card stud
+SETUP: dict[str, Any] = {**driver.SETUP, "game": "seven-card-stud"}
 
 Image = npt.NDArray[Any]
 
 
 # ---- the camera's pictures -------------------------------------------------------------------
-
-
-def _rounded_mask(w: int, h: int) -> Image:
-    mask = np.zeros((h, w), np.uint8)
-    r = max(2, w // 14)
-    cv2.rectangle(mask, (r, 0), (w - r, h - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w - 1, h - r), 255, -1)
-    for cx, cy in ((r, r), (w - r - 1, r), (r, h - r - 1), (w - r - 1, h - r - 1)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
-    return mask
 
 
 def _card_back() -> Image:
@@ -125,7 +103,7 @@ class TablePictures:
                 assert face is not None and face.shape[:2] == (CARD_H, CARD_W), f"{r}{s}.png"
                 self.faces[r + s] = face
         self.back = _card_back()
-        self.mask = _rounded_mask(CARD_W, CARD_H)
+        self.mask = rounded_mask(CARD_W, CARD_H)
         rng = np.random.default_rng(20261129)
         felt = np.empty((FRAME_H, FRAME_W, 3), np.float32)
         felt[:] = (40, 105, 32)
@@ -303,6 +281,12 @@ def up_cards(view: dict[str, Any], seat: int) -> list[str]:
     return [c["card"] for c in cards if c.get("up")]
 
 
+def touchscreen(chromium: Any, server: LiveKiosk, session: Any) -> Any:
+    """A browser context for the dealer's 1280x800 touchscreen, signed in as ``session``."""
+    return server.signed_in(chromium.new_context(viewport={"width": 1280, "height": 800},
+                                                 has_touch=True), session)
+
+
 def calibrate_by_touch(page: Any) -> None:
     """On /camera: for each seat, choose it and tap two opposite corners of its zone; save."""
     page.locator('[data-testid="camera-status"]:has-text("telecamera collegata")').wait_for()
@@ -349,9 +333,7 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
     assert before["detail"] == "auto"
     assert before["auto_frames"] == 5 and before["auto_threshold"] == 0.95
     camera_news = CameraNews()
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
-    ctx.add_cookies([{"name": k, "value": v, "url": server.url}
-                     for k, v in session.cookies.items()])
+    ctx = touchscreen(chromium, server, session)
     try:
         camera_news.connect(server.url, auth={"role": "dealer", "lang": "it"},
                             headers={"Cookie": server.cookie_header(session)},
@@ -502,10 +484,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
     assert bad.status_code == 400 and "zona" in bad.json()["error"]
     wait_until(lambda: session.get(server.url + "/camera/snapshot.jpg").ok, "a first frame", 30)
 
-    dealer_ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
-    dealer_ctx.add_cookies(
-        [{"name": k, "value": v, "url": server.url} for k, v in session.cookies.items()]
-    )
+    dealer_ctx = touchscreen(chromium, server, session)
     tv_ctx = chromium.new_context(viewport={"width": TV[0], "height": TV[1]})
     camera_news = CameraNews()
     try:
@@ -751,9 +730,7 @@ def test_a_tap_enters_the_proposal_pressed_even_when_the_list_moves_under_the_fi
             event = {"type": "deal", "seat": seat, "card": plan.downs[seat][slot], "up": False}
             assert session.post(server.url + "/api/events", json=event).ok, event
 
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
-    ctx.add_cookies([{"name": k, "value": v, "url": server.url}
-                     for k, v in session.cookies.items()])
+    ctx = touchscreen(chromium, server, session)
     try:
         page = ctx.new_page()
         errors: list[str] = []
@@ -825,9 +802,7 @@ def test_at_the_showdown_the_camera_proposes_the_down_cards_turned_up(
     row: list[str | None] = [*shown[:2], *driver.PLAN[3][2:6], shown[2]]
     show(folder, pictures.picture({3: row}))
 
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
-    ctx.add_cookies([{"name": k, "value": v, "url": server.url}
-                     for k, v in session.cookies.items()])
+    ctx = touchscreen(chromium, server, session)
     try:
         page = ctx.new_page()
         errors: list[str] = []

@@ -21,11 +21,11 @@ from kiosk.camera import CameraError, TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.browser.test_kiosk_browser import wait_until
+from tests.hardware.conftest import ZONES
 from tests.hardware.test_camera_readers import gone
 from tests.kiosk import driver
 
 FRAME = (1280, 720)
-ZONES = {1: [0.0, 0.0, 0.33, 1.0], 2: [0.33, 0.0, 0.66, 1.0], 3: [0.66, 0.0, 1.0, 1.0]}
 CENTRES = {1: (200.0, 400.0), 2: (640.0, 400.0), 3: (1100.0, 400.0)}
 
 
@@ -34,17 +34,6 @@ def reading(card: str, seat: int, confidence: float = 0.97, frames: int = 3) -> 
     x, y = CENTRES[seat]
     quad = ((x, y), (x + 60, y), (x + 60, y + 90), (x, y + 90))
     return Proposal(card, confidence, quad, min(frames, 5), 0.0, (x, y), streak=frames)
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> TableService:
-    table = TableService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
-    table.configure(copy.deepcopy(driver.SETUP))
-    table.start_hand()
-    for seat, cards in ((1, ["As", "2s"]), (2, ["Kd", "Qd"]), (3, [None, None])):
-        for card in cards:
-            table.submit({"type": "deal", "seat": seat, "card": card, "up": False})
-    return table
 
 
 @pytest.fixture
@@ -252,9 +241,10 @@ def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, objec
         camera.set_settings(settings)
 
 
-def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
-                                                         tmp_path: Path) -> None:
-    # a camera farther off: some indices too small for the frame's own scale
+def far_table(tmp_path: Path) -> tuple[Path, set[str], set[str]]:
+    """A camera farther off (ranks of about 11.5 px, some indices too small for the frame's own
+    scale): a folder holding its picture, the cards read at the picture's own scale and those
+    read only in detail."""
     scene = cv2.resize(load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"),
                        None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
     folder = tmp_path / "pictures"
@@ -264,6 +254,12 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
     plain = {c.card for c in reader.read(scene).cards}
     small = {c.card for c in reader.read(scene, detail=True).cards} - plain
     assert plain and small
+    return folder, plain, small
+
+
+def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
+                                                         tmp_path: Path) -> None:
+    folder, plain, small = far_table(tmp_path)
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
     assert cam.settings["detail"] == "auto"
     cam.set_settings({"detail": "off"})
@@ -295,19 +291,11 @@ def test_by_default_a_still_table_is_read_in_detail_while_the_cards_look_small(
     """The house setting left as it is (``auto``): the camera reads a still table in detail
     until it has seen the cards' ranks 12 px tall or more. A camera farther off (ranks of about
     11.5 px) has its small cards read without the dealer turning anything on."""
-    scene = cv2.resize(load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"),
-                       None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
-    folder = tmp_path / "pictures"
-    folder.mkdir()
-    cv2.imwrite(str(folder / "table.png"), scene)
-    reader = Recognizer()
-    plain = {c.card for c in reader.read(scene).cards}
-    small = {c.card for c in reader.read(scene, detail=True).cards} - plain
-    assert plain and small
+    folder, plain, small = far_table(tmp_path)
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
     cam.start(str(folder), frame_interval_s=1 / 25)
     try:
-        wait_until(lambda: small <= {r["card"] for r in cam.snapshot("en")["readings"]},
+        wait_until(lambda: plain | small <= {r["card"] for r in cam.snapshot("en")["readings"]},
                    "the small cards read in detail by themselves", 20)
         assert cam.snapshot("en")["scale"]["small"] is True
     finally:

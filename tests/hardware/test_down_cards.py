@@ -24,8 +24,8 @@ from hardware.camera.recognize import load_image
 from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
 from kiosk.camera import DOWN_HINT_COUNTS, CameraError, TableCamera
 from kiosk.service import TableService
-from kiosk.store import Store
 from tests.conftest import LiveKiosk
+from tests.hardware.conftest import ZONES
 from tests.kiosk import driver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,20 +210,6 @@ def test_cli_json_has_the_down_cards_and_never_names_them() -> None:
 
 # ---- the kiosk ----------------------------------------------------------------------------------
 
-ZONES = {1: [0.0, 0.0, 0.33, 1.0], 2: [0.33, 0.0, 0.66, 1.0], 3: [0.66, 0.0, 1.0, 1.0]}
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> TableService:
-    table = TableService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
-    table.configure(copy.deepcopy(driver.SETUP))
-    table.start_hand()
-    for seat, cards in ((1, ["As", "2s"]), (2, ["Kd", "Qd"]), (3, [None, None])):
-        for card in cards:
-            table.submit({"type": "deal", "seat": seat, "card": card, "up": False})
-    return table
-
-
 @pytest.fixture
 def camera(table: TableService, tmp_path: Path) -> TableCamera:
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
@@ -335,8 +321,7 @@ def test_the_dealer_screen_shows_a_down_card_hint(live_kiosk: Callable[..., Live
     assert session.post(server.url + "/api/camera/settings", json={"down_hints": True}).ok
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     try:
-        context.add_cookies(
-            [{"name": k, "value": v, "url": server.url} for k, v in session.cookies.items()])
+        server.signed_in(context, session)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

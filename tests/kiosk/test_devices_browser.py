@@ -45,10 +45,8 @@ def test_the_dealer_sees_device_refusals_and_connections(
         assert reply(buttons, "BTN NEXT") == "ACK"  # the panel starts the hand
         assert "POT 3" in display.expect("POT 3")  # three antes
 
-        context = chromium.new_context(viewport={"width": 1280, "height": 800})
-        context.add_cookies(
-            [{"name": k, "value": v, "url": server.url} for k, v in session.cookies.items()]
-        )
+        context = server.signed_in(chromium.new_context(viewport={"width": 1280, "height": 800}),
+                                   session)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
