@@ -954,6 +954,14 @@ FACE_MAX_AREA = 120.0
 FACE_PAIRING = True
 #: a card read below this confidence from its index is checked against the pips of its face
 FACE_CHECK_BELOW = 0.99
+#: an index whose suit is read as one suit while a larger pip of the other suit of its colour,
+#: lying this near its rank (rank sizes) and nearer to it than to any other rank, is read as
+#: that other suit at ``OUTWEIGH_PROB`` or more, is read as no card (a small index spade read
+#: as a club beside its card's large spade); None: never
+OUTWEIGH_NEAR: float | None = 2.0
+OUTWEIGH_PROB = 0.99
+#: the pip is at least this many times the index suit's size, and at most 2.5 rank sizes
+OUTWEIGH_SIZE = 1.5
 #: a glyph on the face not read as a suit that looks like another suit this much (or more)
 #: leaves the face's suit in doubt (None: such glyphs are not looked at)
 FACE_DOUBT: float | None = 0.3
@@ -1166,6 +1174,28 @@ INK_LIGHTNESS_WEIGHT = 0.2
 #: below this cosine the rank and the suit are printed in different inks
 INK_AGREE = 0.5
 INK_CHECK = True
+
+
+def _outweighed(rank: Glyph, suit: Glyph, suits: list[Glyph], ranks: list[Glyph],
+                inks: _Inks | None) -> bool:
+    """Whether a larger pip beside the index names the other suit of its colour surely
+    (``OUTWEIGH_NEAR``): a small index suit read as another of its family (a spade as a club, a
+    heart as a diamond) beside its own card's large pip, which reads surely as what it is."""
+    if OUTWEIGH_NEAR is None:
+        return False
+    family = "cs" if suit.label in "cs" else "dh"
+    for pip in suits:
+        if pip.dark != rank.dark or pip.label == suit.label or pip.label not in family \
+                or pip.prob < OUTWEIGH_PROB or not OUTWEIGH_SIZE * suit.size <= pip.size \
+                <= 2.5 * rank.size:
+            continue
+        d = math.hypot(pip.cx - rank.cx, pip.cy - rank.cy)
+        if d <= OUTWEIGH_NEAR * rank.size \
+                and not any(o is not rank and math.hypot(pip.cx - o.cx, pip.cy - o.cy) < d
+                            for o in ranks) \
+                and (inks is None or inks.same(rank, pip)):
+            return True
+    return False
 
 
 def _ink(image: Image, g: Glyph) -> npt.NDArray[np.float32] | None:
@@ -2143,6 +2173,7 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
     doubts = [] if FACE_DOUBT is None else [
         g for g in glyphs if g.label not in SUIT_CLASSES and g.suit_prob >= FACE_DOUBT]
     found: list[_Found] = []
+    vetoed: dict[int, str] = {}
     inks = None if image is None else _Inks(image)
     for r in ranks:
         s = _nearest_suit(r, suits, ranks)
@@ -2162,6 +2193,9 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
             suit_prob = max(suit_prob, _agreeing_suit_prob(r, s, suits, ranks))
         if s is None or quad is None:
             continue
+        if beside and _outweighed(r, s, suits, ranks, inks):
+            vetoed[id(r)] = s.label
+            continue
         found.append(_Found(r, s, beside, r.prob, suit_prob, quad))
     if upright is not None and SPLIT_PAIRS:
         found.extend(_halves_paired(cut, upright, inks))
@@ -2180,6 +2214,8 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
     readings: list[tuple[CardReading, float]] = []
     unknown = 0
     for f in found:
+        if vetoed.get(id(f.rank)) == f.suit.label:
+            continue
         rank = f.rank.label
         if rank == "6":
             six_nine = f.six_nine or _six_or_nine(f.rank, f.suit, gray)

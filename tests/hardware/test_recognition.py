@@ -1703,3 +1703,27 @@ def test_the_read_cards_quads_tell_how_tall_their_ranks_are(reader: Recognizer) 
         assert told == pytest.approx(truth, rel=0.15), (scale, angle, read, truth)
     with pytest.raises(ValueError, match="4 corners"):
         rank_height([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)])
+
+
+def test_a_large_pip_beside_the_index_outweighs_its_small_suit_of_the_same_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a king whose small index spade reads as a club, beside its card's large spade pip, which
+    # reads surely as a spade: the index is read as no card rather than as the K of clubs
+    monkeypatch.setattr(recognize, "OUTWEIGH_NEAR", 2.0)
+    grey = np.full((240, 240), 235, np.uint8)
+    king, club = _glyph("K", 0.999, 100, 100, 14), _glyph("c", 0.92, 100, 116, 8)
+
+    def read(*more: Glyph) -> list[str]:
+        return [c.card for c in assemble([king, club, *more], grey, 0.0).cards]
+
+    assert read() == ["Kc"]
+    assert read(_glyph("s", 0.999, 114, 120, 16)) == []
+    # a pip of the other colour, a pip not read surely, a pip no larger than the index suit, a
+    # pip farther off, a pip lying nearer another rank: the index is read as before
+    assert read(_glyph("h", 0.999, 114, 120, 16)) == ["Kc"]
+    assert read(_glyph("s", 0.95, 114, 120, 16)) == ["Kc"]
+    assert read(_glyph("s", 0.999, 114, 120, 10)) == ["Kc"]
+    assert read(_glyph("s", 0.999, 128, 124, 16)) == ["Kc"]
+    assert "Kc" in read(_glyph("s", 0.999, 114, 120, 16), _glyph("Q", 0.99, 120, 128, 14))
+    monkeypatch.setattr(recognize, "OUTWEIGH_NEAR", None)
+    assert read(_glyph("s", 0.999, 114, 120, 16)) == ["Kc"]
