@@ -20,6 +20,7 @@ import ctypes
 import ctypes.util
 import multiprocessing
 import threading
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.shared_memory import SharedMemory
@@ -29,7 +30,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from hardware.camera.recognize import FrameResult, Recognizer, check_frame
+from hardware.camera.recognize import INDEX_PATHS, FrameResult, Recognizer, check_frame
 
 #: seconds a process is given to end once asked to, before it is stopped
 CLOSE_TIMEOUT_S = 2.0
@@ -69,7 +70,8 @@ def keep_frame_memory() -> bool:
 
 
 def _serve(conn: Connection, model_path: str, min_confidence: float,
-           upright_path: str | None, keep_memory: bool = True) -> None:
+           upright_path: str | None, index_paths: tuple[str, ...] | None,
+           keep_memory: bool = True) -> None:
     """A reader process: read each frame asked for (the shared memory it lies in, its shape,
     type and detail) and send back its reading, or the error it raised; end when the pipe
     closes. A recogniser that cannot be made (a classifier's file gone) answers every frame
@@ -81,7 +83,7 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
     recognizer: Recognizer | None = None
     failed: Exception | None = None
     try:
-        recognizer = Recognizer(model_path, min_confidence, upright_path)
+        recognizer = Recognizer(model_path, min_confidence, upright_path, index_paths)
     except Exception as exc:  # sent back with each reading asked for
         failed = exc
     shared: SharedMemory | None = None
@@ -125,9 +127,13 @@ class ReaderProcess:
     memory from one frame to the next (``keep_frame_memory``) unless ``keep_memory`` is false."""
 
     def __init__(self, model_path: Path | str, min_confidence: float,
-                 upright_path: Path | str | None, keep_memory: bool = True) -> None:
+                 upright_path: Path | str | None,
+                 index_paths: Sequence[Path | str] | None = INDEX_PATHS,
+                 keep_memory: bool = True) -> None:
         self._args = (str(model_path), min_confidence,
-                      None if upright_path is None else str(upright_path), keep_memory)
+                      None if upright_path is None else str(upright_path),
+                      None if index_paths is None else tuple(str(p) for p in index_paths),
+                      keep_memory)
         self._lock = threading.Lock()
         self._conn: Connection | None = None
         self._process: BaseProcess | None = None
@@ -139,7 +145,7 @@ class ReaderProcess:
     def of(cls, recognizer: Recognizer, keep_memory: bool = True) -> ReaderProcess:
         """A process reading as ``recognizer`` does."""
         return cls(recognizer.model_paths[0], recognizer.min_confidence,
-                   recognizer.model_paths[1], keep_memory)
+                   recognizer.model_paths[1], recognizer.model_paths[2], keep_memory)
 
     def twin(self) -> ReaderProcess:
         """Another process reading as this one."""

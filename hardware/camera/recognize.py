@@ -35,6 +35,10 @@ The pipeline is classical location plus a small learned classifier:
 *In detail* (a picture, or a table lying still where the house asks for it), the frame is also
 read enlarged one and a half times, for the indices too small for its own scale (ranks of 6-9
 px); such a reading is kept unless the frame's own reading names another card at that index.
+A window around each suit glyph, turned each of the ways its card's edges allow, is then read
+whole, rank and suit together, by two networks trained apart (``model/index-1.onnx`` and
+``model/index-2.onnx``): a card both name the same way up, surely, is read there, for the
+indices whose rank is not cut out well enough to be read glyph by glyph.
 
 Face-down cards show no index and so never get a face.
 """
@@ -100,6 +104,33 @@ DETAIL_SURE = 0.992
 #: and a reading at the frame's own scale is left out where the enlarged reading names another
 #: card at the same index at this confidence or more (``_overruled``; None: never)
 DETAIL_OVERRULES: float | None = 0.9995
+#: the index networks (``model/index-1.onnx``, ``model/index-2.onnx``): in detail, a window
+#: around each suit glyph is read whole, rank and suit together, by two networks trained apart
+#: (``hardware.training.index``),
+#: for the indices whose glyphs are not cut out well enough to be read one by one (thin strokes
+#: broken by the threshold, shaded pips). The window spans ``INDEX_ACROSS`` suit sizes across
+#: the card and ``INDEX_DOWN`` along it about the suit's centre (the rank above the suit, as
+#: printed), is turned each of the four ways the card's edges allow (``_card_axis``) and cut to
+#: ``INDEX_PX`` pixels square
+INDEX_PATHS = (MODEL_PATH.with_name("index-1.onnx"), MODEL_PATH.with_name("index-2.onnx"))
+INDEX_ACROSS = (-3.0, 1.4)
+INDEX_DOWN = (-3.2, 1.0)
+INDEX_PX = 40
+#: the ranks of an index network, in output order (then "no index"), then its suits (then
+#: "no index")
+INDEX_RANKS = "23456789TJQKA"
+INDEX_SUITS = "cdhs"
+#: a card read from a window is placed as if its rank lay this many suit sizes above the suit
+#: and were this many times as large (the printed decks measured: 1.2-1.5)
+INDEX_RANK = 1.3
+#: whether the suits found in the enlarged picture are anchors too (not only the frame's own)
+INDEX_ENLARGED = False
+#: suit glyphs first read at this probability or more are the windows' anchors
+INDEX_ANCHOR = 0.5
+#: a card is read from a window when both networks name it, the same way up, each at this
+#: probability or more (the product of its rank's and its suit's); the second reads only the
+#: windows the first names so (docs/recognition.md, step 7; None: never)
+INDEX_SURE: float | None = 0.985
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -660,15 +691,24 @@ def _read_net(path: Path) -> Any:
     return cv2.dnn.readNetFromONNX(str(path))
 
 
-def _softmax_forward(net: Any, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """A classifier's probabilities for a batch of patches, read ``NET_BATCH`` at a time."""
-    probs_all: list[npt.NDArray[np.float32]] = []
+def _softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probs: npt.NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
+    return probs
+
+
+def _forward(net: Any, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A network's outputs for a batch, read ``NET_BATCH`` at a time."""
+    out: list[npt.NDArray[np.float32]] = []
     for start in range(0, len(batch), NET_BATCH):
         net.setInput(np.ascontiguousarray(batch[start:start + NET_BATCH]))
-        logits = net.forward().astype(np.float32)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs_all.append(e / e.sum(axis=1, keepdims=True))
-    return np.concatenate(probs_all)
+        out.append(net.forward().astype(np.float32))
+    return np.concatenate(out)
+
+
+def _softmax_forward(net: Any, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A classifier's probabilities for a batch of patches, read ``NET_BATCH`` at a time."""
+    return _softmax(_forward(net, batch))
 
 
 class Recognizer:
@@ -676,25 +716,34 @@ class Recognizer:
 
     def __init__(self, model_path: Path | str = MODEL_PATH,
                  min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-                 upright_path: Path | str | None = UPRIGHT_PATH) -> None:
+                 upright_path: Path | str | None = UPRIGHT_PATH,
+                 index_paths: Sequence[Path | str] | None = INDEX_PATHS) -> None:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"card model not found: {path}")
         self.net = _read_net(path)
         self.min_confidence = min_confidence
-        #: the two classifiers' files (another recogniser reading as this one is made of them)
-        self.model_paths: tuple[Path, Path | str | None] = (path, upright_path)
+        #: the networks' files (another recogniser reading as this one is made of them)
+        self.model_paths: tuple[Path, Path | str | None, tuple[Path | str, ...] | None] = (
+            path, upright_path, None if index_paths is None else tuple(index_paths))
         #: the upright classifier (None: every glyph is read at any angle only)
         self.upright_net: Any = None
         if upright_path is not None:
             if not Path(upright_path).is_file():
                 raise FileNotFoundError(f"upright card model not found: {upright_path}")
             self.upright_net = _read_net(Path(upright_path))
+        #: the index networks, read in detail only (none: no window is read whole)
+        self.index_nets: list[Any] = []
+        for index_path in index_paths or ():
+            if not Path(index_path).is_file():
+                raise FileNotFoundError(f"index model not found: {index_path}")
+            self.index_nets.append(_read_net(Path(index_path)))
 
     def twin(self) -> Recognizer:
         """Another recogniser reading as this one does, with networks of its own (for another
         thread: a ``cv2.dnn`` network is read by one thread at a time)."""
-        return Recognizer(self.model_paths[0], self.min_confidence, self.model_paths[1])
+        return Recognizer(self.model_paths[0], self.min_confidence, self.model_paths[1],
+                          self.model_paths[2])
 
     def read_upright(self, both: Image, glyphs: list[Glyph], downs: list[tuple[float, float]]
                      ) -> npt.NDArray[np.float32]:
@@ -789,18 +838,26 @@ class Recognizer:
         enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale, and each
         card read so at ``DETAIL_SURE`` or more keeps the surer of its readings, while an index
         it reads as another card at ``DETAIL_OVERRULES`` or more is not read as the frame's own
-        scale reads it (about three times the work: for a still picture or a table lying still,
-        not for every frame)."""
+        scale reads it; the windows around the suits are read whole by the index networks
+        (``index_reads``), and a card they name is reported where no surer reading names it
+        (several times the work: for a still picture or a table lying still, not for every
+        frame)."""
         check_frame(image)
-        readings, unknown = self._read_at(image)
+        readings, unknown, glyphs = self._read_at(image)
         placed: list[tuple[CardReading, float]] = []
+        whole: list[CardReading] = []
+        if detail and self.index_nets:
+            whole = index_reads(self.index_nets, image, *glyphs)
         if detail and DETAIL_SCALE is not None:
             scale = DETAIL_SCALE
             enlarged = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-            more, more_unknown = self._read_at(enlarged)
+            more, more_unknown, glyphs = self._read_at(enlarged)
             unknown = max(unknown, more_unknown)
             placed = [(_scaled(r, 1.0 / scale), size / scale) for r, size in more]
             readings = _overruled(readings, placed)
+            if self.index_nets and INDEX_ENLARGED:
+                whole += [_scaled(r, 1.0 / scale)
+                          for r in index_reads(self.index_nets, enlarged, *glyphs)]
         best = _corroborated(readings)
         if placed:
             kept = _enlarged_kept(placed, readings)
@@ -809,13 +866,18 @@ class Recognizer:
                     continue
                 if card not in best or best[card].confidence < reading.confidence:
                     best[card] = reading
+        for reading in whole:
+            card = reading.card
+            if card not in best or best[card].confidence < reading.confidence:
+                best[card] = reading
         sure = [c for c in best.values() if c.confidence >= self.min_confidence]
         return FrameResult(sorted(sure, key=lambda c: (c.index_center[1], c.index_center[0])),
                            unknown + len(best) - len(sure))
 
-    def _read_at(self, image: Image) -> tuple[list[tuple[CardReading, float]], int]:
-        """Every reading of every index of the frame, with its rank's size, and the count of
-        the 6s and 9s not told apart (``card_readings``)."""
+    def _read_at(self, image: Image) -> tuple[list[tuple[CardReading, float]], int,
+                                              tuple[Image, list[Glyph]]]:
+        """Every reading of every index of the frame, with its rank's size, the count of the
+        6s and 9s not told apart (``card_readings``), and the frame's grey and read glyphs."""
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         both = _with_grey(image, gray)
         glyphs = self.classify(image, gray, candidate_glyphs(gray), both)
@@ -825,8 +887,9 @@ class Recognizer:
             def upright(glyphs: list[Glyph], downs: list[tuple[float, float]]
                         ) -> npt.NDArray[np.float32]:
                 return self.read_upright(both, glyphs, downs)
-        return card_readings(glyphs, gray, image, upright,
-                             lambda more: self.read_glyphs(both, more))
+        readings, unknown = card_readings(glyphs, gray, image, upright,
+                                          lambda more: self.read_glyphs(both, more))
+        return readings, unknown, (gray, glyphs)
 
 
 def _scaled(reading: CardReading, factor: float) -> CardReading:
@@ -2274,6 +2337,100 @@ def _one_card_an_index(best: dict[str, CardReading], sizes: dict[str, float]
             if d <= ONE_INDEX * min(sizes[a.card], sizes[b.card]):
                 gone.add(a.card if a.confidence < b.confidence else b.card)
     return {card: c for card, c in best.items() if card not in gone}
+
+
+def index_window(image: Image, gray: Image, cx: float, cy: float, size: float,
+                 down: tuple[float, float]) -> npt.NDArray[np.float32]:
+    """The 2 x ``INDEX_PX`` x ``INDEX_PX`` window of the index network around a suit glyph
+    centred at (``cx``, ``cy``) of box size ``size``, turned so that ``down`` (a unit vector in
+    the frame, the card's down as printed) points down: the grey standardised (its mean taken
+    away, over its spread plus 8 levels), then the redness of the colour over 64."""
+    dx, dy = down
+    ax, ay = dy, -dx  # the card's right when its down is (dx, dy)
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return cx + (ax * u + dx * v) * size, cy + (ay * u + dy * v) * size
+
+    (left, right), (top, bottom) = INDEX_ACROSS, INDEX_DOWN
+    src = np.array([at(left, top), at(right, top), at(right, bottom), at(left, bottom)],
+                   np.float32)
+    dst = np.array([[0, 0], [INDEX_PX, 0], [INDEX_PX, INDEX_PX], [0, INDEX_PX]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    size_px = (INDEX_PX, INDEX_PX)
+    g = cv2.warpPerspective(gray, m, size_px, flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    c = cv2.warpPerspective(image, m, size_px, flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    red = c[..., 2] - (c[..., 0] + c[..., 1]) / 2.0
+    g = (g - g.mean()) / (g.std() + 8.0)
+    return np.stack([g, red / 64.0])
+
+
+def _index_downs(gray: Image, g: Glyph) -> list[tuple[float, float]]:
+    """The four ways down a card may run at a glyph: square to the lines around it."""
+    axis = _card_axis(gray, g)
+    return [(-math.sin(axis + q * math.pi / 2), math.cos(axis + q * math.pi / 2))
+            for q in range(4)]
+
+
+def _index_best(rank_p: npt.NDArray[np.float32], suit_p: npt.NDArray[np.float32]
+                ) -> tuple[str, float, int] | None:
+    """Of the four ways a suit's window was read (one network's probabilities), the card it
+    names most surely, that probability (the rank's times the suit's) and which way; None when
+    every way reads no index."""
+    best: tuple[str, float, int] | None = None
+    for way in range(len(rank_p)):
+        r, s = int(rank_p[way].argmax()), int(suit_p[way].argmax())
+        if r >= len(INDEX_RANKS) or s >= len(INDEX_SUITS):
+            continue
+        p = float(rank_p[way, r] * suit_p[way, s])
+        if best is None or p > best[1]:
+            best = (INDEX_RANKS[r] + INDEX_SUITS[s], p, way)
+    return best
+
+
+def index_reads(nets: Sequence[Any], image: Image, gray: Image, glyphs: list[Glyph]
+                ) -> list[CardReading]:
+    """The cards the index networks ``nets`` read in the windows around the suit glyphs of
+    ``glyphs`` read at ``INDEX_ANCHOR`` or more: those every network names the same way up at
+    ``INDEX_SURE`` or more, with the least of their probabilities as confidence. Each network
+    reads only the windows every one before it named so."""
+    if INDEX_SURE is None or not nets:
+        return []
+    anchors = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= INDEX_ANCHOR]
+    if not anchors:
+        return []
+    downs = [_index_downs(gray, g) for g in anchors]
+    batch = np.stack([index_window(image, gray, g.cx, g.cy, g.size, d)
+                      for g, ds in zip(anchors, downs, strict=True) for d in ds])
+    named: list[list[tuple[str, float, int]]] = [[] for _ in anchors]
+    left = list(range(len(anchors)))
+    ranks = len(INDEX_RANKS) + 1
+    for net in nets:
+        if not left:
+            return []
+        out = _forward(net, batch[[4 * k + way for k in left for way in range(4)]])
+        rank_p, suit_p = _softmax(out[:, :ranks]), _softmax(out[:, ranks:])
+        still = []
+        for j, k in enumerate(left):
+            best = _index_best(rank_p[4 * j:4 * j + 4], suit_p[4 * j:4 * j + 4])
+            if best is None or best[1] < INDEX_SURE or \
+                    (named[k] and best[::2] != named[k][0][::2]):
+                continue
+            named[k].append(best)
+            still.append(k)
+        left = still
+    reads: list[CardReading] = []
+    for k in left:
+        g, (card, _p, way) = anchors[k], named[k][0]
+        down = downs[k][way]
+        # the rank about INDEX_RANK suit sizes above the suit and as large
+        rank = replace(g, cx=g.cx - down[0] * g.size * INDEX_RANK,
+                       cy=g.cy - down[1] * g.size * INDEX_RANK,
+                       w=round(g.w * INDEX_RANK), h=round(g.h * INDEX_RANK))
+        reads.append(CardReading(card, min(n[1] for n in named[k]),
+                                 _card_quad(rank, g, down), (g.cx, g.cy)))
+    return reads
 
 
 def decode_image(data: bytes) -> Image:
