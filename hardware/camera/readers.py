@@ -30,7 +30,13 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from hardware.camera.recognize import INDEX_PATHS, FrameResult, Recognizer, check_frame
+from hardware.camera.recognize import (
+    INDEX_PATHS,
+    VIEW_PATH,
+    FrameResult,
+    Recognizer,
+    check_frame,
+)
 
 #: seconds a process is given to end once asked to, before it is stopped
 CLOSE_TIMEOUT_S = 2.0
@@ -71,7 +77,7 @@ def keep_frame_memory() -> bool:
 
 def _serve(conn: Connection, model_path: str, min_confidence: float,
            upright_path: str | None, index_paths: tuple[str, ...] | None,
-           keep_memory: bool = True) -> None:
+           view_path: str | None = None, keep_memory: bool = True) -> None:
     """A reader process: read each frame asked for (the shared memory it lies in, its shape,
     type and detail) and send back its reading, or the error it raised; end when the pipe
     closes. A recogniser that cannot be made (a classifier's file gone) answers every frame
@@ -83,7 +89,7 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
     recognizer: Recognizer | None = None
     failed: Exception | None = None
     try:
-        recognizer = Recognizer(model_path, min_confidence, upright_path, index_paths)
+        recognizer = Recognizer(model_path, min_confidence, upright_path, index_paths, view_path)
     except Exception as exc:  # sent back with each reading asked for
         failed = exc
     shared: SharedMemory | None = None
@@ -129,11 +135,11 @@ class ReaderProcess:
     def __init__(self, model_path: Path | str, min_confidence: float,
                  upright_path: Path | str | None,
                  index_paths: Sequence[Path | str] | None = INDEX_PATHS,
-                 keep_memory: bool = True) -> None:
+                 view_path: Path | str | None = VIEW_PATH, keep_memory: bool = True) -> None:
         self._args = (str(model_path), min_confidence,
                       None if upright_path is None else str(upright_path),
                       None if index_paths is None else tuple(str(p) for p in index_paths),
-                      keep_memory)
+                      None if view_path is None else str(view_path), keep_memory)
         self._lock = threading.Lock()
         self._conn: Connection | None = None
         self._process: BaseProcess | None = None
@@ -145,7 +151,8 @@ class ReaderProcess:
     def of(cls, recognizer: Recognizer, keep_memory: bool = True) -> ReaderProcess:
         """A process reading as ``recognizer`` does."""
         return cls(recognizer.model_paths[0], recognizer.min_confidence,
-                   recognizer.model_paths[1], recognizer.model_paths[2], keep_memory)
+                   recognizer.model_paths[1], recognizer.model_paths[2],
+                   recognizer.model_paths[3], keep_memory)
 
     def twin(self) -> ReaderProcess:
         """Another process reading as this one."""

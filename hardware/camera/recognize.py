@@ -38,7 +38,10 @@ px); such a reading is kept unless the frame's own reading names another card at
 A window around each suit glyph, turned each of the ways its card's edges allow, is then read
 whole, rank and suit together, by two networks trained apart (``model/index-1.onnx`` and
 ``model/index-2.onnx``): a card both name the same way up, surely, is read there, for the
-indices whose rank is not cut out well enough to be read glyph by glyph.
+indices whose rank is not cut out well enough to be read glyph by glyph. A reading still unsure
+is read again by a network that sees its card whole, in the quad the reading gives it
+(``model/view.onnx``: pips, colour, a court's picture, the other corner), and is surer where
+that names the same card.
 
 Face-down cards show no index and so never get a face.
 """
@@ -131,6 +134,18 @@ INDEX_ANCHOR = 0.5
 #: probability or more (the product of its rank's and its suit's); the second reads only the
 #: windows the first names so (docs/recognition.md, step 7; None: never)
 INDEX_SURE: float | None = 0.985
+#: the card-view network (``model/view.onnx``, ``hardware.training.view``): in detail, a card
+#: read at ``VIEW_CHECK`` confidence (from, below) is read again whole, as its quad shows it (the
+#: quad widened by ``VIEW_MARGIN`` of its size on each side, turned upright and cut to
+#: ``VIEW_W`` x ``VIEW_H`` pixels): where it names the same card at ``VIEW_AGREE`` or more (its
+#: rank's probability times its suit's), the reading is that much surer (``1 - (1 - a)(1 - b)``).
+#: It sees what an index alone does not: the pips, the colour, the picture of a court, the other
+#: corner
+VIEW_PATH = MODEL_PATH.with_name("view.onnx")
+VIEW_W, VIEW_H = 40, 56
+VIEW_MARGIN = 0.06
+VIEW_CHECK: tuple[float, float] | None = (0.1, 0.999)
+VIEW_AGREE = 0.9
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -717,15 +732,17 @@ class Recognizer:
     def __init__(self, model_path: Path | str = MODEL_PATH,
                  min_confidence: float = DEFAULT_MIN_CONFIDENCE,
                  upright_path: Path | str | None = UPRIGHT_PATH,
-                 index_paths: Sequence[Path | str] | None = INDEX_PATHS) -> None:
+                 index_paths: Sequence[Path | str] | None = INDEX_PATHS,
+                 view_path: Path | str | None = VIEW_PATH) -> None:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"card model not found: {path}")
         self.net = _read_net(path)
         self.min_confidence = min_confidence
         #: the networks' files (another recogniser reading as this one is made of them)
-        self.model_paths: tuple[Path, Path | str | None, tuple[Path | str, ...] | None] = (
-            path, upright_path, None if index_paths is None else tuple(index_paths))
+        self.model_paths: tuple[Path, Path | str | None, tuple[Path | str, ...] | None,
+                                Path | str | None] = (
+            path, upright_path, None if index_paths is None else tuple(index_paths), view_path)
         #: the upright classifier (None: every glyph is read at any angle only)
         self.upright_net: Any = None
         if upright_path is not None:
@@ -738,12 +755,18 @@ class Recognizer:
             if not Path(index_path).is_file():
                 raise FileNotFoundError(f"index model not found: {index_path}")
             self.index_nets.append(_read_net(Path(index_path)))
+        #: the card-view network, read in detail only (None: no card is read again whole)
+        self.view_net: Any = None
+        if view_path is not None:
+            if not Path(view_path).is_file():
+                raise FileNotFoundError(f"card-view model not found: {view_path}")
+            self.view_net = _read_net(Path(view_path))
 
     def twin(self) -> Recognizer:
         """Another recogniser reading as this one does, with networks of its own (for another
         thread: a ``cv2.dnn`` network is read by one thread at a time)."""
         return Recognizer(self.model_paths[0], self.min_confidence, self.model_paths[1],
-                          self.model_paths[2])
+                          self.model_paths[2], self.model_paths[3])
 
     def read_upright(self, both: Image, glyphs: list[Glyph], downs: list[tuple[float, float]]
                      ) -> npt.NDArray[np.float32]:
@@ -843,7 +866,7 @@ class Recognizer:
         (several times the work: for a still picture or a table lying still, not for every
         frame)."""
         check_frame(image)
-        readings, unknown, glyphs = self._read_at(image)
+        readings, unknown, glyphs = self._read_at(image, detail)
         placed: list[tuple[CardReading, float]] = []
         whole: list[CardReading] = []
         if detail and self.index_nets:
@@ -851,7 +874,7 @@ class Recognizer:
         if detail and DETAIL_SCALE is not None:
             scale = DETAIL_SCALE
             enlarged = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-            more, more_unknown, glyphs = self._read_at(enlarged)
+            more, more_unknown, glyphs = self._read_at(enlarged, detail)
             unknown = max(unknown, more_unknown)
             placed = [(_scaled(r, 1.0 / scale), size / scale) for r, size in more]
             readings = _overruled(readings, placed)
@@ -874,10 +897,12 @@ class Recognizer:
         return FrameResult(sorted(sure, key=lambda c: (c.index_center[1], c.index_center[0])),
                            unknown + len(best) - len(sure))
 
-    def _read_at(self, image: Image) -> tuple[list[tuple[CardReading, float]], int,
-                                              tuple[Image, list[Glyph]]]:
+    def _read_at(self, image: Image, detail: bool = False
+                 ) -> tuple[list[tuple[CardReading, float]], int, tuple[Image, list[Glyph]]]:
         """Every reading of every index of the frame, with its rank's size, the count of the
-        6s and 9s not told apart (``card_readings``), and the frame's grey and read glyphs."""
+        6s and 9s not told apart (``card_readings``), and the frame's grey and read glyphs; in
+        ``detail``, the unsure readings read again whole by the card-view network
+        (``view_checked``)."""
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         both = _with_grey(image, gray)
         glyphs = self.classify(image, gray, candidate_glyphs(gray), both)
@@ -889,6 +914,8 @@ class Recognizer:
                 return self.read_upright(both, glyphs, downs)
         readings, unknown = card_readings(glyphs, gray, image, upright,
                                           lambda more: self.read_glyphs(both, more))
+        if detail and self.view_net is not None:
+            readings = view_checked(self.view_net, image, gray, readings)
         return readings, unknown, (gray, glyphs)
 
 
@@ -2364,6 +2391,52 @@ def index_window(image: Image, gray: Image, cx: float, cy: float, size: float,
     red = c[..., 2] - (c[..., 0] + c[..., 1]) / 2.0
     g = (g - g.mean()) / (g.std() + 8.0)
     return np.stack([g, red / 64.0])
+
+
+def card_view(image: Image, gray: Image, quad: Sequence[Sequence[float]]
+              ) -> npt.NDArray[np.float32]:
+    """The 2 x ``VIEW_H`` x ``VIEW_W`` view of the card-view network of the card whose corners
+    (top-left, top-right, bottom-right, bottom-left as printed: ``CardReading.quad``) are
+    ``quad``: the quad widened by ``VIEW_MARGIN`` of its size on each side and turned upright,
+    the grey standardised as ``index_window`` does, then the redness of the colour over 64."""
+    q = np.array(quad, np.float32)
+    middle = q.mean(axis=0)
+    q = middle + (q - middle) * (1.0 + 2.0 * VIEW_MARGIN)
+    dst = np.array([[0, 0], [VIEW_W, 0], [VIEW_W, VIEW_H], [0, VIEW_H]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    size = (VIEW_W, VIEW_H)
+    g = cv2.warpPerspective(gray, m, size, flags=cv2.INTER_AREA,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    c = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    red = c[..., 2] - (c[..., 0] + c[..., 1]) / 2.0
+    g = (g - g.mean()) / (g.std() + 8.0)
+    return np.stack([g, red / 64.0])
+
+
+def view_checked(net: Any, image: Image, gray: Image,
+                 readings: list[tuple[CardReading, float]]) -> list[tuple[CardReading, float]]:
+    """``readings`` (each with its rank's size), those read at ``VIEW_CHECK`` confidence read
+    again by the card-view network ``net`` in the view of their quad (``card_view``): one it
+    names the same card at ``VIEW_AGREE`` or more is surer, ``1 - (1 - a)(1 - b)``."""
+    if VIEW_CHECK is None:
+        return readings
+    low, high = VIEW_CHECK
+    unsure = [k for k, (r, _size) in enumerate(readings) if low <= r.confidence < high]
+    if not unsure:
+        return readings
+    out = _forward(net, np.stack([card_view(image, gray, readings[k][0].quad) for k in unsure]))
+    ranks = len(INDEX_RANKS) + 1
+    rank_p, suit_p = _softmax(out[:, :ranks]), _softmax(out[:, ranks:])
+    checked = list(readings)
+    for j, k in enumerate(unsure):
+        reading, size = readings[k]
+        p = float(rank_p[j, INDEX_RANKS.index(reading.card[0])]
+                  * suit_p[j, INDEX_SUITS.index(reading.card[1])])
+        if p >= VIEW_AGREE:
+            conf = 1.0 - (1.0 - reading.confidence) * (1.0 - p)
+            checked[k] = (replace(reading, confidence=conf), size)
+    return checked
 
 
 def _index_downs(gray: Image, g: Glyph) -> list[tuple[float, float]]:

@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hardware.camera.recognize import INDEX_PATHS, MODEL_PATH, UPRIGHT_PATH, Recognizer
+from hardware.camera.recognize import INDEX_PATHS, MODEL_PATH, UPRIGHT_PATH, VIEW_PATH, Recognizer
 from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
 
 FIRST_SEED = 20_000_000
@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the upright classifier; 'none' to read without it")
     parser.add_argument("--index", nargs="+", default=[str(p) for p in INDEX_PATHS],
                         help="the index networks read in detail; 'none' to read without them")
+    parser.add_argument("--view", default=str(VIEW_PATH),
+                        help="the card-view network read in detail; 'none' to read without it")
     parser.add_argument("--held-out-fonts", action="store_true",
                         help="deal from decks drawn in the fonts kept out of training")
     parser.add_argument("--rank-px", type=float, nargs=2, default=TRAIN_RANK_PX,
@@ -46,8 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         fonts = FontDecks(evaluation=True)
     upright = None if str(args.upright) == "none" else args.upright
     index = None if args.index == ["none"] else args.index
+    view = None if args.view == "none" else args.view
     recognizer = Recognizer(args.model, min_confidence=0.0, upright_path=upright,
-                            index_paths=index)
+                            index_paths=index, view_path=view)
     runs = []
     for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
         scene = make_scene(decks, random.Random(seed), size=(1280, 720), fonts=fonts,

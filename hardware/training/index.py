@@ -19,6 +19,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -120,20 +121,22 @@ def _one(seed: int) -> Samples:
 
 
 def generate(png_root: Path, cache: Path, first: int, scenes: int, workers: int,
-             chunk: int = 100) -> Samples:
-    """The windows of ``scenes`` scenes from seed ``first`` on, cached in chunks under
-    ``cache`` (an interrupted run reuses what is there)."""
+             chunk: int = 100, one: Callable[[int], Samples] = _one,
+             init: Callable[[str], None] = _init, name: str = "windows") -> Samples:
+    """The samples (``one`` of each seed, in processes set up by ``init``) of ``scenes``
+    scenes from seed ``first`` on, cached in chunks under ``cache`` named ``name`` (an
+    interrupted run reuses what is there)."""
     cache.mkdir(parents=True, exist_ok=True)
     parts: list[Samples] = []
     pool = None
     try:
         for start in range(first, first + scenes, chunk):
             count = min(chunk, first + scenes - start)
-            path = cache / f"windows-{start}-{count}.npz"
+            path = cache / f"{name}-{start}-{count}.npz"
             if not path.exists():
                 if pool is None:
-                    pool = Pool(workers, initializer=_init, initargs=(str(png_root),))
-                done = pool.map(_one, range(start, start + count), chunksize=4)
+                    pool = Pool(workers, initializer=init, initargs=(str(png_root),))
+                done = pool.map(one, range(start, start + count), chunksize=4)
                 np.savez(path, x=np.concatenate([d[0] for d in done]),
                          r=np.concatenate([d[1] for d in done]),
                          s=np.concatenate([d[2] for d in done]))
@@ -152,9 +155,10 @@ def generate(png_root: Path, cache: Path, first: int, scenes: int, workers: int,
 WIDTHS = (16, 32, 64)
 
 
-def build_model() -> Any:
-    """A CNN of three blocks of two convolutions, with a rank head (13 ranks and "no index")
-    and a suit head (4 suits and "no index")."""
+def build_model(shape: tuple[int, int] = (INDEX_PX, INDEX_PX), hidden: int = 256) -> Any:
+    """A CNN of three blocks of two convolutions over a 2-channel input of ``shape`` (height,
+    width), then ``hidden`` units, with a rank head (13 ranks and "no index") and a suit head
+    (4 suits and "no index")."""
     import torch
     import torch.nn as nn
 
@@ -170,9 +174,10 @@ def build_model() -> Any:
             super().__init__()
             self.f = nn.Sequential(*block(2, w1), *block(w1, w2), *block(w2, w3), nn.Flatten(),
                                    nn.Dropout(0.3),
-                                   nn.Linear(w3 * (INDEX_PX // 8) ** 2, 256), nn.ReLU())
-            self.r = nn.Linear(256, NO_RANK + 1)
-            self.s = nn.Linear(256, NO_SUIT + 1)
+                                   nn.Linear(w3 * (shape[0] // 8) * (shape[1] // 8), hidden),
+                                   nn.ReLU())
+            self.r = nn.Linear(hidden, NO_RANK + 1)
+            self.s = nn.Linear(hidden, NO_SUIT + 1)
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             h = self.f(x)
@@ -181,9 +186,10 @@ def build_model() -> Any:
     return IndexNet()
 
 
-def train_one(data: Samples, epochs: int, out: Path, seed: int) -> None:
-    """One network, trained on ``data`` but 3000 windows kept back to measure it, its weights
-    written to ``out`` after each epoch."""
+def train_one(data: Samples, epochs: int, out: Path, seed: int,
+              shape: tuple[int, int] = (INDEX_PX, INDEX_PX), hidden: int = 256) -> None:
+    """One network (``build_model`` of ``shape`` and ``hidden``), trained on ``data`` but 3000
+    samples kept back to measure it, its weights written to ``out`` after each epoch."""
     import torch
     import torch.nn as nn
 
@@ -194,7 +200,7 @@ def train_one(data: Samples, epochs: int, out: Path, seed: int) -> None:
     n = len(x)
     order = torch.randperm(n, generator=torch.Generator().manual_seed(0))
     held, rest = order[:3000], order[3000:]
-    model = build_model()
+    model = build_model(shape, hidden)
     opt = torch.optim.Adam(model.parameters(), 2e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3,
                                                 total_steps=epochs * (len(rest) // 128 + 1))
@@ -221,8 +227,10 @@ def train_one(data: Samples, epochs: int, out: Path, seed: int) -> None:
         torch.save(model.state_dict(), out)
 
 
-def export(weights: list[Path], outs: list[Path]) -> None:
-    """Each trained network to its ONNX file: its rank scores, then its suit scores."""
+def export(weights: list[Path], outs: list[Path], shape: tuple[int, int] = (INDEX_PX, INDEX_PX),
+           hidden: int = 256, input_name: str = "window") -> None:
+    """Each trained network (``build_model`` of ``shape`` and ``hidden``) to its ONNX file: its
+    rank scores, then its suit scores."""
     import torch
     import torch.nn as nn
 
@@ -235,12 +243,12 @@ def export(weights: list[Path], outs: list[Path]) -> None:
             return torch.cat(self.net(x), dim=1)
 
     for path, out in zip(weights, outs, strict=True):
-        m = build_model()
+        m = build_model(shape, hidden)
         m.load_state_dict(torch.load(path))
-        dummy = torch.zeros(1, 2, INDEX_PX, INDEX_PX)
-        torch.onnx.export(Joined(m).eval(), (dummy,), str(out), input_names=["window"],
+        dummy = torch.zeros(1, 2, *shape)
+        torch.onnx.export(Joined(m).eval(), (dummy,), str(out), input_names=[input_name],
                           output_names=["scores"],
-                          dynamic_axes={"window": {0: "n"}, "scores": {0: "n"}},
+                          dynamic_axes={input_name: {0: "n"}, "scores": {0: "n"}},
                           opset_version=13, dynamo=False)
         print(f"model written to {out} ({out.stat().st_size / 1024:.0f} KiB)")
 
