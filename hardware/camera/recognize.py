@@ -2381,12 +2381,20 @@ def index_window(image: Image, gray: Image, cx: float, cy: float, size: float,
     (left, right), (top, bottom) = INDEX_ACROSS, INDEX_DOWN
     src = np.array([at(left, top), at(right, top), at(right, bottom), at(left, bottom)],
                    np.float32)
-    dst = np.array([[0, 0], [INDEX_PX, 0], [INDEX_PX, INDEX_PX], [0, INDEX_PX]], np.float32)
+    return _warped(image, gray, src, (INDEX_PX, INDEX_PX), cv2.INTER_LINEAR)
+
+
+def _warped(image: Image, gray: Image, src: npt.NDArray[np.float32], size: tuple[int, int],
+            flags: int) -> npt.NDArray[np.float32]:
+    """The quadrilateral ``src`` of the frame (its corners top-left, top-right, bottom-right,
+    bottom-left) cut to ``size`` (width, height) pixels: the grey standardised (its mean taken
+    away, over its spread plus 8 levels), then the redness of the colour over 64."""
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    size_px = (INDEX_PX, INDEX_PX)
-    g = cv2.warpPerspective(gray, m, size_px, flags=cv2.INTER_LINEAR,
+    g = cv2.warpPerspective(gray, m, size, flags=flags,
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    c = cv2.warpPerspective(image, m, size_px, flags=cv2.INTER_LINEAR,
+    c = cv2.warpPerspective(image, m, size, flags=flags,
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     red = c[..., 2] - (c[..., 0] + c[..., 1]) / 2.0
     g = (g - g.mean()) / (g.std() + 8.0)
@@ -2402,16 +2410,7 @@ def card_view(image: Image, gray: Image, quad: Sequence[Sequence[float]]
     q = np.array(quad, np.float32)
     middle = q.mean(axis=0)
     q = middle + (q - middle) * (1.0 + 2.0 * VIEW_MARGIN)
-    dst = np.array([[0, 0], [VIEW_W, 0], [VIEW_W, VIEW_H], [0, VIEW_H]], np.float32)
-    m = cv2.getPerspectiveTransform(q, dst)
-    size = (VIEW_W, VIEW_H)
-    g = cv2.warpPerspective(gray, m, size, flags=cv2.INTER_AREA,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    c = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    red = c[..., 2] - (c[..., 0] + c[..., 1]) / 2.0
-    g = (g - g.mean()) / (g.std() + 8.0)
-    return np.stack([g, red / 64.0])
+    return _warped(image, gray, q, (VIEW_W, VIEW_H), cv2.INTER_AREA)
 
 
 def view_checked(net: Any, image: Image, gray: Image,

@@ -77,17 +77,9 @@ def scene_windows(decks: Any, seed: int, fonts: Any) -> Samples:
         ranks.append(INDEX_RANKS.index(card[0]) if card else NO_RANK)
         suits.append(INDEX_SUITS.index(card[1]) if card else NO_SUIT)
 
-    visible = [pts for _, pts in made.glyphs]
-
-    def seen(pts: npt.NDArray[np.float64]) -> bool:
-        return any(v.shape == pts.shape and float(np.abs(v - pts).max()) < 1e-6 for v in visible)
-
-    for p in made.placed:
-        if not p.face_up:
-            continue
+    seen, cards = face_up_boxes(made)
+    for p, boxes in cards:
         n = p.art.n_index
-        boxes = [cv2.perspectiveTransform(b[None].astype(np.float64), p.matrix)[0]
-                 for _, b in p.art.glyphs]
         for k, pts in enumerate(boxes):
             if not seen(pts):
                 continue
@@ -114,6 +106,23 @@ def scene_windows(decks: Any, seed: int, fonts: Any) -> Samples:
             math.sin(a), None, jitter=False)
     x = np.array(xs, np.float16).reshape(-1, 2, INDEX_PX, INDEX_PX)
     return x, np.array(ranks, np.int64), np.array(suits, np.int64)
+
+
+def face_up_boxes(made: Any) -> tuple[Callable[[npt.NDArray[np.float64]], bool],
+                                       list[tuple[Any, list[npt.NDArray[np.float64]]]]]:
+    """Of a synthetic scene (``synth.make_scene``): whether a glyph's box (its corners in the
+    scene) is in view, and each face-up card placed with the boxes of its glyphs in the scene
+    (its corner indices first, as ``CardArt.glyphs``)."""
+    import cv2
+
+    visible = [pts for _, pts in made.glyphs]
+
+    def seen(pts: npt.NDArray[np.float64]) -> bool:
+        return any(v.shape == pts.shape and float(np.abs(v - pts).max()) < 1e-6 for v in visible)
+
+    cards = [(p, [cv2.perspectiveTransform(b[None].astype(np.float64), p.matrix)[0]
+                  for _, b in p.art.glyphs]) for p in made.placed if p.face_up]
+    return seen, cards
 
 
 def _one(seed: int) -> Samples:

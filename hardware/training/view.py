@@ -38,7 +38,15 @@ from hardware.camera.recognize import (
     _card_quad,
     card_view,
 )
-from hardware.training.index import NO_RANK, NO_SUIT, Samples, export, generate, train_one
+from hardware.training.index import (
+    NO_RANK,
+    NO_SUIT,
+    Samples,
+    export,
+    face_up_boxes,
+    generate,
+    train_one,
+)
 
 _DECKS: Any = None
 _FONTS: Any = None
@@ -109,17 +117,9 @@ def scene_views(decks: Any, seed: int, fonts: Any, reader: Recognizer) -> Sample
             add(card_view(image, gray, reading.quad), _top_card(made.placed, x / scale,
                                                                  y / scale))
     gray = cv2.cvtColor(made.image, cv2.COLOR_BGR2GRAY)
-    visible = [pts for _, pts in made.glyphs]
-
-    def seen(pts: npt.NDArray[np.float64]) -> bool:
-        return any(v.shape == pts.shape and float(np.abs(v - pts).max()) < 1e-6 for v in visible)
-
-    for p in made.placed:
-        if not p.face_up:
-            continue
+    seen, cards = face_up_boxes(made)
+    for p, boxes in cards:
         n = p.art.n_index
-        boxes = [cv2.perspectiveTransform(b[None].astype(np.float64), p.matrix)[0]
-                 for _, b in p.art.glyphs]
         for corner in (range(0, n), range(n, 2 * n)):
             if len(corner) < 2 or not seen(boxes[corner[0]]) or rng.random() < 1.0 - OWN_QUADS:
                 continue

@@ -1554,11 +1554,32 @@ BROKEN = ("Kc", "Qd", "Jh", "Ks", "Qc", "Jd", "Kh", "Qs", "Js", "Kd", "Qh", "Jc"
 
 
 def _broken_table() -> np.ndarray:
+    return _table(BROKEN, _broken, 0.5)
+
+
+def _committed(card: str) -> np.ndarray:
+    read = cv2.imread(str(HERUKA / f"{card}.png"))
+    assert read is not None, card
+    return np.asarray(read, np.uint8)
+
+
+def _table(cards: tuple[str, ...], face_of: Any, scale: float) -> np.ndarray:
+    """The faces ``face_of`` each card, shrunk ``scale`` times, laid six to a row at angles of
+    -30 to 30 degrees on the felt."""
     scene = np.full((720, 1280, 3), FELT, np.uint8)
-    for i, card in enumerate(BROKEN):
-        face = cv2.resize(_broken(card), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    for i, card in enumerate(cards):
+        face = cv2.resize(face_of(card), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         _lay(scene, face, 60 + (i % 6) * 200, 60 + (i // 6) * 220, (i * 23) % 60 - 30)
     return scene
+
+
+def _reads_in_detail_as_its_process(reader: Recognizer, scene: np.ndarray) -> None:
+    """A reader process made of ``reader`` reads ``scene`` in detail as it does."""
+    process = ReaderProcess.of(reader).start()
+    try:
+        assert process.read(scene, detail=True) == reader.read(scene, detail=True)
+    finally:
+        process.close()
 
 
 def test_an_index_whose_rank_is_cut_into_pieces_is_read_whole_around_its_suit(
@@ -1590,11 +1611,7 @@ def test_an_index_whose_rank_is_cut_into_pieces_is_read_whole_around_its_suit(
             assert cv2.pointPolygonTest(np.array(reading.quad, np.float32),
                                         reading.index_center, False) >= 0, reading
             assert 6.0 <= rank_height(reading.quad) <= 18.0, reading
-    process = ReaderProcess.of(reader).start()
-    try:
-        assert process.read(scene, detail=True) == reader.read(scene, detail=True)
-    finally:
-        process.close()
+    _reads_in_detail_as_its_process(reader, scene)
     monkeypatch.setattr(recognize, "INDEX_SURE", None)
     assert cards(reader) == without
 
@@ -1866,7 +1883,7 @@ def test_the_card_view_is_the_quad_turned_upright() -> None:
     assert float(np.abs(turned[1:, 1:] - view[0][::-1, ::-1][:-1, :-1]).mean()) < 0.02
 
 
-FACE_SEEN = (("Kh", 0), ("7d", 35), ("Qs", -60), ("3c", 120), ("Ad", 200))
+VIEWED = (("Kh", 0), ("7d", 35), ("Qs", -60), ("3c", 120), ("Ad", 200))
 
 
 def test_an_unsure_reading_is_made_surer_by_the_card_seen_whole(
@@ -1876,10 +1893,8 @@ def test_an_unsure_reading_is_made_surer_by_the_card_seen_whole(
     read outside VIEW_CHECK, is as it was; with VIEW_CHECK None every reading is as it was."""
     scene = np.full((720, 1280, 3), FELT, np.uint8)
     readings: list[tuple[CardReading, float]] = []
-    for i, (card, angle) in enumerate(FACE_SEEN):
-        read = cv2.imread(str(HERUKA / f"{card}.png"))
-        assert read is not None, card
-        face = cv2.resize(read, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    for i, (card, angle) in enumerate(VIEWED):
+        face = cv2.resize(_committed(card), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         x, y = 80 + i * 240, 260
         _lay(scene, face, x, y, angle)
         quad = _laid_quad(face, x, y, angle)
@@ -1914,12 +1929,7 @@ def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
     the view of their quads, and every card is read at DETAIL_MIN_CONFIDENCE, none wrong. Without
     the network (or with VIEW_CHECK None) they are not; a reader process reads as the
     recogniser it was made of."""
-    scene = np.full((720, 1280, 3), FELT, np.uint8)
-    for i, card in enumerate(SMALL_TABLE):
-        read = cv2.imread(str(HERUKA / f"{card}.png"))
-        assert read is not None, card
-        face = cv2.resize(read, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA)
-        _lay(scene, face, 60 + (i % 6) * 200, 60 + (i // 6) * 220, (i * 23) % 60 - 30)
+    scene = _table(SMALL_TABLE, _committed, 0.35)
     sure = DETAIL_MIN_CONFIDENCE
 
     def cards(recognizer: Recognizer) -> set[str]:
@@ -1929,10 +1939,6 @@ def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
     without = cards(Recognizer(min_confidence=0.0, view_path=None))
     assert seen == set(SMALL_TABLE), sorted(seen)
     assert without < seen and len(seen - without) >= 2, sorted(without)
-    process = ReaderProcess.of(reader).start()
-    try:
-        assert process.read(scene, detail=True) == reader.read(scene, detail=True)
-    finally:
-        process.close()
+    _reads_in_detail_as_its_process(reader, scene)
     monkeypatch.setattr(recognize, "VIEW_CHECK", None)
     assert cards(reader) == without
