@@ -1062,6 +1062,9 @@ FACE_PIP_OVER: float | None = 1.5
 #: a face's shade also lies within this of the face's colour, in each of its colour differences
 #: (Cr and Cb of YCrCb, 8-bit units; None: by its grey alone)
 FACE_CHROMA: float | None = 24.0
+#: a face's quad is turned so that its top edge is the shorter and the rank lies at its top: the
+#: rank's corner is its top left (most decks) or its top right (Oxygen prints it so)
+FACE_QUAD_UPRIGHT = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -1085,6 +1088,11 @@ class _Face:
         """The face's smallest enclosing rectangle, from the corner nearest the rank."""
         box = cv2.boxPoints(cv2.minAreaRect(self.outline))
         first = int(np.argmin(np.hypot(box[:, 0] - rank.cx, box[:, 1] - rank.cy)))
+        if FACE_QUAD_UPRIGHT:
+            along = float(np.hypot(*(box[(first + 1) % 4] - box[first])))
+            back = float(np.hypot(*(box[(first + 3) % 4] - box[first])))
+            if along > back:
+                first = (first + 3) % 4
         return tuple((float(x), float(y)) for x, y in np.roll(box, -first, axis=0))
 
 
