@@ -146,6 +146,16 @@ VIEW_W, VIEW_H = 40, 56
 VIEW_MARGIN = 0.06
 VIEW_CHECK: tuple[float, float] | None = (0.1, 0.999)
 VIEW_AGREE = 0.9
+#: in detail, a rank read at ``LONE_RANK`` or more with no card read near it (no reading at
+#: ``LONE_NEAR`` or more within ``LONE_REACH`` of its sizes, nor one of its rank whose quad holds
+#: it) and whose card's down is told (``_rank_down``) has its card's quad, as its index gives it,
+#: read by the card-view network: a card of its rank named there at ``LONE_VIEW`` or more is
+#: read (``lone_rank_reads``; None: never). A 6 or 9 is left out: turned half round, one is
+#: the other
+LONE_VIEW: float | None = 0.99
+LONE_RANK = 0.5
+LONE_NEAR = 0.5
+LONE_REACH = 2.0
 #: size of an index glyph accepted as a candidate, in pixels
 MIN_GLYPH, MAX_GLYPH = 6, 44
 #: a BGR or grey picture as OpenCV returns it
@@ -871,12 +881,16 @@ class Recognizer:
         whole: list[CardReading] = []
         if detail and self.index_nets:
             whole = index_reads(self.index_nets, image, *glyphs)
+        if detail:
+            whole += self._lone_ranks(image, readings, *glyphs)
         if detail and DETAIL_SCALE is not None:
             scale = DETAIL_SCALE
             enlarged = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
             more, more_unknown, glyphs = self._read_at(enlarged, detail)
             unknown = max(unknown, more_unknown)
             placed = [(_scaled(r, 1.0 / scale), size / scale) for r, size in more]
+            whole += [_scaled(r, 1.0 / scale)
+                      for r in self._lone_ranks(enlarged, more, *glyphs)]
             readings = _overruled(readings, placed)
             if self.index_nets and INDEX_ENLARGED:
                 whole += [_scaled(r, 1.0 / scale)
@@ -896,6 +910,20 @@ class Recognizer:
         sure = [c for c in best.values() if c.confidence >= self.min_confidence]
         return FrameResult(sorted(sure, key=lambda c: (c.index_center[1], c.index_center[0])),
                            unknown + len(best) - len(sure))
+
+    def _lone_ranks(self, image: Image, readings: list[tuple[CardReading, float]], gray: Image,
+                    glyphs: list[Glyph]) -> list[CardReading]:
+        """The cards of the ranks of ``glyphs`` with no card read near them, read by the
+        card-view network (``lone_rank_reads``); none without that network or the upright
+        classifier."""
+        if self.view_net is None or self.upright_net is None:
+            return []
+        both = _with_grey(image, gray)
+
+        def upright(glyphs: list[Glyph], downs: list[tuple[float, float]]
+                    ) -> npt.NDArray[np.float32]:
+            return self.read_upright(both, glyphs, downs)
+        return lone_rank_reads(self.view_net, image, gray, glyphs, readings, upright)
 
     def _read_at(self, image: Image, detail: bool = False
                  ) -> tuple[list[tuple[CardReading, float]], int, tuple[Image, list[Glyph]]]:
@@ -2444,6 +2472,47 @@ def view_checked(net: Any, image: Image, gray: Image,
             conf = 1.0 - (1.0 - reading.confidence) * (1.0 - p)
             checked[k] = (replace(reading, confidence=conf), size)
     return checked
+
+
+def lone_rank_reads(net: Any, image: Image, gray: Image, glyphs: list[Glyph],
+                    readings: list[tuple[CardReading, float]], upright: UprightFn
+                    ) -> list[CardReading]:
+    """The cards the card-view network ``net`` names, of their rank, in the quads of the ranks of
+    ``glyphs`` read at ``LONE_RANK`` or more that no reading of ``readings`` (each with its
+    rank's size) at ``LONE_NEAR`` or more lies near: none within ``LONE_REACH`` of the rank's
+    sizes, nor one of its rank whose quad holds it. Each rank's card's down is told by its edges
+    and its upright reading (``_rank_down``), its quad as its index gives it (``_card_quad``);
+    a card named at ``LONE_VIEW`` or more (its rank's probability times its suit's) is read,
+    with that confidence, its index where the rank is."""
+    if LONE_VIEW is None:
+        return []
+    near = [r for r, _size in readings if r.confidence >= LONE_NEAR]
+    lone: list[tuple[Glyph, tuple[tuple[float, float], ...]]] = []
+    for g in glyphs:
+        if g.label not in RANK_CLASSES or g.label == "6" or g.prob < LONE_RANK:
+            continue
+        if any(math.hypot(r.index_center[0] - g.cx, r.index_center[1] - g.cy)
+               <= LONE_REACH * g.size
+               or (r.card[0] == g.label
+                   and cv2.pointPolygonTest(np.array(r.quad, np.float32), (g.cx, g.cy),
+                                            False) >= 0)
+               for r in near):
+            continue
+        way = _rank_down(g, gray, upright)
+        if way is not None:
+            lone.append((g, _card_quad(g, g, way[0])))
+    if not lone:
+        return []
+    out = _forward(net, np.stack([card_view(image, gray, quad) for _g, quad in lone]))
+    ranks = len(INDEX_RANKS) + 1
+    rank_p, suit_p = _softmax(out[:, :ranks]), _softmax(out[:, ranks:])
+    reads: list[CardReading] = []
+    for j, (g, quad) in enumerate(lone):
+        suit = int(suit_p[j, :len(INDEX_SUITS)].argmax())
+        p = float(rank_p[j, INDEX_RANKS.index(g.label)] * suit_p[j, suit])
+        if p >= LONE_VIEW:
+            reads.append(CardReading(g.label + INDEX_SUITS[suit], p, quad, (g.cx, g.cy)))
+    return reads
 
 
 def _index_downs(gray: Image, g: Glyph) -> list[tuple[float, float]]:

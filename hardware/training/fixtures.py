@@ -16,9 +16,13 @@ from pathlib import Path
 
 import cv2
 
-from hardware.training.synth import load_decks, make_scene
+from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
 
 FIXTURE_SEEDS = range(900_001, 900_009)
+#: a scene of both CC0 decks (ranks as in training) with a covered card whose rank alone is
+#: cut out and read, its suit not: read in detail only by the card-view network in the quad of
+#: its rank (``recognize.lone_rank_reads``)
+LONE_RANK_SEED = 950_120
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
     parser.add_argument("--out", type=Path, default=Path("tests/hardware/fixtures/camera"))
     args = parser.parse_args(argv)
-    decks = {k: v for k, v in load_decks(args.png).items() if k == "heruka-2color"}
+    cc0 = {k: v for k, v in load_decks(args.png).items() if k.startswith("heruka-")}
+    decks = {k: v for k, v in cc0.items() if k == "heruka-2color"}
     if not decks:
         print("the CC0 deck is not rendered: run python -m hardware.training.fetch",
               file=sys.stderr)
@@ -43,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         images.append({"file": name, "seed": seed, "cards": cards})
     (args.out / "labels.json").write_text(json.dumps({"images": images}, indent=1) + "\n",
                                           encoding="utf-8")
+    scene = make_scene(cc0, random.Random(LONE_RANK_SEED), size=(1280, 720),
+                       rank_px=TRAIN_RANK_PX)
+    cv2.imwrite(str(args.out / "lone-rank.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    (args.out / "lone-rank.json").write_text(json.dumps(
+        {"seed": LONE_RANK_SEED, "face_up": [p.art.card for p in scene.placed if p.face_up]})
+        + "\n", encoding="utf-8")
     print(f"{len(images)} scenes in {args.out}")
     return 0
 

@@ -1955,6 +1955,69 @@ def test_an_unsure_reading_is_made_surer_by_the_card_seen_whole(
     assert recognize.view_checked(reader.view_net, scene, gray, readings) == readings
 
 
+def test_a_rank_with_no_card_read_near_it_is_read_by_the_card_seen_whole(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rank read with no card read near it has the quad its index gives its card read by the
+    card-view network: the card named there of that rank at LONE_VIEW or more is read, its
+    index where the rank is; a rank with a reading near it at LONE_NEAR or more is left alone,
+    one read under it is not; with LONE_VIEW None nothing is read so."""
+    scene = np.full((720, 1280, 3), FELT, np.uint8)
+    laid = []
+    for i, (card, angle) in enumerate(VIEWED):
+        face = cv2.resize(_committed(card), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        x, y = 80 + i * 240, 260
+        _lay(scene, face, x, y, angle)
+        laid.append((card, _laid_quad(face, x, y, angle)))
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    both = recognize._with_grey(scene, gray)
+    glyphs = reader.classify(scene, gray, recognize.candidate_glyphs(gray), both)
+
+    def upright(gs: list[Glyph], downs: list[tuple[float, float]]) -> np.ndarray:
+        return reader.read_upright(both, gs, downs)
+
+    def card_at(x: float, y: float) -> str:
+        at = [card for card, quad in laid
+              if cv2.pointPolygonTest(np.array(quad, np.float32), (x, y), False) >= 0]
+        assert len(at) == 1, (x, y, at)
+        return at[0]
+
+    reads = recognize.lone_rank_reads(reader.view_net, scene, gray, glyphs, [], upright)
+    assert {r.card for r in reads} == {card for card, _angle in VIEWED}, reads
+    for r in reads:
+        # of the rank read at its index, named surely, the card lying there
+        rank = [g for g in glyphs if (g.cx, g.cy) == r.index_center]
+        assert len(rank) == 1 and rank[0].label == r.card[0], (r, rank)
+        assert r.confidence >= (recognize.LONE_VIEW or 1.0)
+        assert card_at(*r.index_center) == r.card
+    # a reading near each rank, sure enough: none is read again; under LONE_NEAR: as with none
+    near = [(CardReading("2c", recognize.LONE_NEAR, r.quad, r.index_center), 10.0)
+            for r in reads]
+    assert recognize.lone_rank_reads(reader.view_net, scene, gray, glyphs, near, upright) == []
+    unsure = [(replace(r, confidence=recognize.LONE_NEAR / 2), size) for r, size in near]
+    assert recognize.lone_rank_reads(reader.view_net, scene, gray, glyphs, unsure,
+                                     upright) == reads
+    monkeypatch.setattr(recognize, "LONE_VIEW", None)
+    assert recognize.lone_rank_reads(reader.view_net, scene, gray, glyphs, [], upright) == []
+
+
+def test_a_covered_card_whose_suit_is_not_cut_out_is_read_in_detail_from_its_rank(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the committed scene (``fixtures.LONE_RANK_SEED``) the covered 5 of clubs shows its rank
+    in full, but its suit is not cut out: read in detail it is read all the same, by the card
+    view of its rank's quad, and nothing is read (at the command line's threshold) that does not
+    lie face up there. Without that reading it is not read at all."""
+    image = load_image(FIXTURES / "lone-rank.jpg")
+    face_up = json.loads((FIXTURES / "lone-rank.json").read_text())["face_up"]
+    read = {c.card: c for c in reader.read(image, detail=True).cards
+            if c.confidence >= DETAIL_MIN_CONFIDENCE}
+    assert set(read) <= set(face_up), read
+    assert "5c" in read and read["5c"].confidence >= (recognize.LONE_VIEW or 1.0), read
+    monkeypatch.setattr(recognize, "LONE_VIEW", None)
+    without = {c.card for c in reader.read(image, detail=True).cards
+               if c.confidence >= DETAIL_MIN_CONFIDENCE}
+    assert without == set(read) - {"5c"}, (without, read)
+
+
 SMALL_TABLE = ("Kh", "7d", "Qs", "3c", "Ad", "9s", "Jc", "5h", "8d", "2s", "Tc", "6h", "4d", "Kc",
                "Qh", "Js", "9d", "Ah")
 
@@ -1964,8 +2027,8 @@ def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
     """Committed faces laid at a third of their size (ranks of about 6 px): read in detail, a
     few are read too unsurely from their indices alone; the card-view network names them in
     the view of their quads, and every card is read at DETAIL_MIN_CONFIDENCE, none wrong. Without
-    the network (or with VIEW_CHECK None) they are not; a reader process reads as the
-    recogniser it was made of."""
+    the network (or with VIEW_CHECK and LONE_VIEW None) they are not; a reader process reads as
+    the recogniser it was made of."""
     scene = _table(SMALL_TABLE, _committed, 0.35)
     sure = DETAIL_MIN_CONFIDENCE
 
@@ -1978,4 +2041,7 @@ def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
     assert without < seen and len(seen - without) >= 2, sorted(without)
     _reads_in_detail_as_its_process(reader, scene)
     monkeypatch.setattr(recognize, "VIEW_CHECK", None)
+    # the network still reads the ranks with no card read near them, and no card wrong
+    assert without <= cards(reader) <= seen
+    monkeypatch.setattr(recognize, "LONE_VIEW", None)
     assert cards(reader) == without
