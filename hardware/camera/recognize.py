@@ -134,6 +134,10 @@ INDEX_ANCHOR = 0.5
 #: probability or more (the product of its rank's and its suit's); the second reads only the
 #: windows the first names so (docs/recognition.md, step 7; None: never)
 INDEX_SURE: float | None = 0.985
+#: and, with the card-view network, from this probability (both networks naming the card) where
+#: that network names it too in the view of its quad at ``VIEW_AGREE`` or more: the reading is
+#: then that much surer, ``1 - (1 - a)(1 - b)`` (None: never)
+INDEX_VIEWED: float | None = 0.8
 #: the card-view network (``model/view.onnx``, ``hardware.training.view``): in detail, a card
 #: read at ``VIEW_CHECK`` confidence (from, below) is read again whole, as its quad shows it (the
 #: quad widened by ``VIEW_MARGIN`` of its size on each side, turned upright and cut to
@@ -880,7 +884,7 @@ class Recognizer:
         placed: list[tuple[CardReading, float]] = []
         whole: list[CardReading] = []
         if detail and self.index_nets:
-            whole = index_reads(self.index_nets, image, *glyphs)
+            whole = index_reads(self.index_nets, image, *glyphs, self.view_net)
         if detail:
             whole += self._lone_ranks(image, readings, *glyphs)
         if detail and DETAIL_SCALE is not None:
@@ -2538,14 +2542,19 @@ def _index_best(rank_p: npt.NDArray[np.float32], suit_p: npt.NDArray[np.float32]
     return best
 
 
-def index_reads(nets: Sequence[Any], image: Image, gray: Image, glyphs: list[Glyph]
-                ) -> list[CardReading]:
+def index_reads(nets: Sequence[Any], image: Image, gray: Image, glyphs: list[Glyph],
+                view_net: Any = None) -> list[CardReading]:
     """The cards the index networks ``nets`` read in the windows around the suit glyphs of
     ``glyphs`` read at ``INDEX_ANCHOR`` or more: those every network names the same way up at
     ``INDEX_SURE`` or more, with the least of their probabilities as confidence. Each network
-    reads only the windows every one before it named so."""
+    reads only the windows every one before it named so. With the card-view network
+    ``view_net``, those named so from ``INDEX_VIEWED`` up to ``INDEX_SURE`` are read again by it
+    in the view of their quads (``card_view``): those it names at ``VIEW_AGREE`` or more are read,
+    that much surer, ``1 - (1 - a)(1 - b)``; the others are not."""
     if INDEX_SURE is None or not nets:
         return []
+    least = INDEX_SURE if view_net is None or INDEX_VIEWED is None \
+        else min(INDEX_SURE, INDEX_VIEWED)
     anchors = [g for g in glyphs if g.label in SUIT_CLASSES and g.prob >= INDEX_ANCHOR]
     if not anchors:
         return []
@@ -2563,7 +2572,7 @@ def index_reads(nets: Sequence[Any], image: Image, gray: Image, glyphs: list[Gly
         still = []
         for j, k in enumerate(left):
             best = _index_best(rank_p[4 * j:4 * j + 4], suit_p[4 * j:4 * j + 4])
-            if best is None or best[1] < INDEX_SURE or \
+            if best is None or best[1] < least or \
                     (named[k] and best[::2] != named[k][0][::2]):
                 continue
             named[k].append(best)
@@ -2579,7 +2588,18 @@ def index_reads(nets: Sequence[Any], image: Image, gray: Image, glyphs: list[Gly
                        w=round(g.w * INDEX_RANK), h=round(g.h * INDEX_RANK))
         reads.append(CardReading(card, min(n[1] for n in named[k]),
                                  _card_quad(rank, g, down), (g.cx, g.cy)))
-    return reads
+    sure = [r for r in reads if r.confidence >= INDEX_SURE]
+    unsure = [r for r in reads if r.confidence < INDEX_SURE]
+    if not unsure:
+        return sure
+    out = _forward(view_net, np.stack([card_view(image, gray, r.quad) for r in unsure]))
+    rank_p, suit_p = _softmax(out[:, :ranks]), _softmax(out[:, ranks:])
+    for j, r in enumerate(unsure):
+        p = float(rank_p[j, INDEX_RANKS.index(r.card[0])]
+                  * suit_p[j, INDEX_SUITS.index(r.card[1])])
+        if p >= VIEW_AGREE:
+            sure.append(replace(r, confidence=1.0 - (1.0 - r.confidence) * (1.0 - p)))
+    return sure
 
 
 def decode_image(data: bytes) -> Image:

@@ -1653,6 +1653,39 @@ def test_an_index_whose_rank_is_cut_into_pieces_is_read_whole_around_its_suit(
     assert cards(reader) == without
 
 
+def test_an_index_read_unsurely_around_its_suit_counts_where_its_card_seen_whole_agrees(
+        reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index networks' readings from INDEX_VIEWED up to INDEX_SURE are read again by the
+    card-view network in the view of their quads: those it names at VIEW_AGREE or more count,
+    surer, and the others do not; without the network, or with INDEX_VIEWED None, only the
+    readings at INDEX_SURE or more count, as when the network never agrees."""
+    scene = _broken_table()
+    gray = cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)
+    glyphs = reader.classify(scene, gray, candidate_glyphs(gray))
+
+    def read(view_net: Any) -> list[CardReading]:
+        return recognize.index_reads(reader.index_nets, scene, gray, glyphs, view_net)
+
+    sure = read(None)
+    least = recognize.INDEX_SURE
+    assert least is not None and sure and all(r.confidence >= least for r in sure), sure
+    viewed = read(reader.view_net)
+    added = {r.card for r in viewed} - {r.card for r in sure}
+    # the sure ones as they were; cards more, all of them lying there, each named surely twice
+    assert [r for r in viewed if r in sure] == sure
+    assert len(added) >= 3 and added <= set(BROKEN), (sorted(added), sure)
+    viewed_least = recognize.INDEX_VIEWED
+    assert viewed_least is not None
+    floor = 1.0 - (1.0 - viewed_least) * (1.0 - recognize.VIEW_AGREE)
+    assert all(r.confidence >= floor for r in viewed if r not in sure), viewed
+    agree = recognize.VIEW_AGREE
+    monkeypatch.setattr(recognize, "VIEW_AGREE", 1.01)
+    assert read(reader.view_net) == sure
+    monkeypatch.setattr(recognize, "VIEW_AGREE", agree)
+    monkeypatch.setattr(recognize, "INDEX_VIEWED", None)
+    assert read(reader.view_net) == sure
+
+
 def test_the_index_network_reads_a_window_the_way_up_its_card_is_printed(
         recognizer: Recognizer) -> None:
     """The window around a card's index suit names the card turned the card's way up (its down
