@@ -16,13 +16,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG or PNG pictures")
     parser.add_argument("--json", action="store_true",
                         help='print one JSON line per picture: {"file", "cards": [{"card", '
-                             '"confidence", "quad"}], "down": [{"quad", "center"}]} (face-down '
-                             'cards are only counted and placed, never named)')
+                             '"confidence", "quad", "source"}], "down": [{"quad", "center"}]} '
+                             '(face-down cards are only counted and placed, never named)')
     parser.add_argument("--min-confidence", type=float, default=None,
                         help="report only cards at or above this confidence, 0..1 (default: "
                              "the threshold chosen for the model, 0.95 reading in detail, 0.90 "
                              "with --no-detail)")
     parser.add_argument("--model", type=Path, default=None, help="ONNX model (default: built-in)")
+    parser.add_argument("--explain", action="store_true",
+                        help="say what read each card: the rule that found and named it, and "
+                             "every reading weighed (with --json: an \"evidence\" list per card)")
     parser.add_argument("--detail", action=argparse.BooleanOptionalAction, default=True,
                         help="also read each picture enlarged, for indices too small for its "
                              "own scale, a card so read counting only when sure (the default; "
@@ -68,11 +71,21 @@ def run(args: argparse.Namespace) -> int:
                       flush=True)
             continue
         if args.json:
-            line = {"file": Path(name).name, "cards": [c.to_json() for c in result.cards],
+            read = [c.to_json() for c in result.cards]
+            if args.explain:
+                for card, reading in zip(read, result.cards, strict=True):
+                    card["evidence"] = [str(e) for e in reading.evidence]
+            line = {"file": Path(name).name, "cards": read,
                     "down": [d.to_json() for d in downs]}
             print(json.dumps(line), flush=True)
         else:
             cards = ", ".join(f"{c.card} {c.confidence:.0%}" for c in result.cards) or "no card"
             extra = f" ({result.unknown} unread)" if result.unknown else ""
             print(f"{name}: {cards}{extra}; {len(downs)} face down", flush=True)
+            if args.explain:
+                for reading in result.cards:
+                    print(f"  {reading.explain()}", flush=True)
+                for corner in result.unread:
+                    x, y = corner.center
+                    print(f"  unread: an index corner at ({x:.0f}, {y:.0f})", flush=True)
     return 1 if failures else 0

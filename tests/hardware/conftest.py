@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hardware.camera.recognize import Recognizer
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.kiosk import driver
@@ -26,3 +27,17 @@ def table(tmp_path: Path) -> TableService:
         for card in cards:
             table.submit({"type": "deal", "seat": seat, "card": card, "up": False})
     return table
+
+
+@pytest.fixture(scope="session")
+def recognizer() -> Recognizer:
+    """A recogniser at its threshold, loaded once for the tests of a process (read it only from
+    the test's own thread; ``Recognizer.using`` reads with other settings)."""
+    return Recognizer()
+
+
+@pytest.fixture(scope="session")
+def reader(recognizer: Recognizer) -> Recognizer:
+    """The same networks reporting every reading, whatever its confidence, so that thresholds
+    can be applied after."""
+    return recognizer.using(recognizer.params, min_confidence=0.0)
