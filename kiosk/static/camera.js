@@ -217,6 +217,10 @@
     line.hidden = !scale.text;
     line.textContent = scale.text || '';
     line.classList.toggle('small', !!scale.small);
+    /* the deck the table plays, and how much of it the camera has learned */
+    var d = state.deck;
+    $('camera-deck').textContent = d ? t('camera.deck.table', { name: d.name }) + ' · ' +
+      t('camera.deck.counts', d) : t('camera.deck.none');
     var key = JSON.stringify(state.readings || []);
     if (key === shownReadings) return;  /* the camera sends its state with every frame */
     shownReadings = key;
