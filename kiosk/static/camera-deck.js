@@ -29,6 +29,12 @@
       else note((answer && answer.error) || '?');
     }).catch(function () { note(t('live.offline')); });
   }
+  /* where an example came from: the camera page, or a hand's entry */
+  function source(text) {
+    if (text === 'registration') return t('camera.source.registration');
+    var hand = /^hand (\d+)$/.exec(text);
+    return hand ? t('camera.source.hand', { number: hand[1] }) : text;
+  }
   function counts(d) {
     return t('camera.deck.counts', { examples: d.examples, ranks: d.ranks, ranks_all: d.ranks_all,
       suits: d.suits, suits_all: d.suits_all });
@@ -66,8 +72,9 @@
         yes.hidden = true;
       }
       $('learn-sheet').hidden = false;
+      draw();
     };
-    var close = function () { asking = null; $('learn-sheet').hidden = true; };
+    var close = function () { asking = null; $('learn-sheet').hidden = true; draw(); };
     $('learn-cancel').addEventListener('click', close);
     $('learn-yes').addEventListener('click', function () {
       if (asking && asking.card) name(asking, asking.card);
@@ -123,19 +130,25 @@
       var g = canvas.getContext('2d'), w = canvas.width, h = canvas.height;
       g.clearRect(0, 0, w, h);
       g.font = 'bold 18px sans-serif';
+      var colour = function (c) {
+        return asking && asking.id === c.id ? '#ffd400' : c.learned ? '#2fd36a' : c.state === 'unread' ? '#ffffff' : '#4fd1e8';
+      };
       state.corners.forEach(function (c) {
-        var colour = c.learned ? '#2fd36a' : c.state === 'unread' ? '#ffffff' : '#4fd1e8';
-        g.strokeStyle = colour; g.lineWidth = 3;
+        g.strokeStyle = colour(c); g.lineWidth = asking && asking.id === c.id ? 5 : 3;
         g.setLineDash(c.state === 'unread' ? [8, 6] : []);
         g.beginPath();
         c.quad.forEach(function (p, i) { if (i) g.lineTo(p[0] * w, p[1] * h); else g.moveTo(p[0] * w, p[1] * h); });
         g.closePath(); g.stroke();
-        var text = label(c), bw = g.measureText(text).width + 10;
-        var lx = Math.max(0, Math.min(c.center[0] * w - bw / 2, w - bw)), ly = Math.max(0, c.center[1] * h - 34);
-        g.fillStyle = 'rgba(8, 12, 18, 0.85)'; g.fillRect(lx, ly, bw, 26);
-        g.fillStyle = colour; g.fillText(text, lx + 5, ly + 20);
       });
       g.setLineDash([]);
+      /* each name just above its corner, moved a line where it would cover another */
+      var placed = [];
+      state.corners.forEach(function (c) {
+        var text = label(c), box = window.StudLabels.box(g, text, c.center, w, h, placed);
+        placed.push(box);
+        g.fillStyle = 'rgba(8, 12, 18, 0.85)'; g.fillRect(box[0], box[1], box[2], box[3]);
+        g.fillStyle = colour(c); g.fillText(text, box[0] + 4, box[1] + box[3] - 6);
+      });
     };
     var render = function () {
       var deck = state.deck;
@@ -146,6 +159,7 @@
       }).length;
       $('learn-all').textContent = t('camera.learn.all', { n: sure });
       $('learn-all').disabled = sure === 0;
+      $('learn-all').hidden = sure === 0;
       var key = JSON.stringify(state.corners);
       if (key !== render.shown) {
         render.shown = key;
@@ -239,7 +253,7 @@
             esc(S.cardLabel(card)) + ' <span class="muted">×' + examples.length + '</span></h2><div class="thumbs">' +
             examples.map(function (e) {
               return '<figure data-example="' + esc(e.id) + '"><img alt="' + esc(S.cardLabel(card)) + '" src="/camera/decks/' + key +
-                '/examples/' + encodeURIComponent(e.id) + '.png"><figcaption>' + esc(e.source) + '</figcaption>' +
+                '/examples/' + encodeURIComponent(e.id) + '.png"><figcaption>' + esc(source(e.source)) + '</figcaption>' +
                 '<button type="button" class="btn btn-ghost" data-remove="' + esc(e.id) + '" data-testid="example-remove">' +
                 esc(t('camera.deck.remove')) + '</button></figure>';
             }).join('') + '</div></section>';
