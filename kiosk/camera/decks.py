@@ -124,18 +124,29 @@ class TableDecks:
         key = self.table_key()
         return None if key is None else self.deck(key)
 
+    def summary(self, key: str, table: bool) -> DeckSummary:
+        deck = self.deck(key)
+        counts = deck.counts()
+        return DeckSummary(slug(key), deck.name, counts["examples"], len(counts["ranks"]),
+                           len(counts["suits"]), table)
+
+    def table_summary(self) -> DeckSummary | None:
+        """The table's deck, summed up; None when there is none (or it cannot be read)."""
+        key = self.table_key()
+        try:
+            return None if key is None else self.summary(key, True)
+        except CameraError:
+            return None
+
     def summaries(self) -> list[DeckSummary]:
         """Every deck kept (a file that cannot be read is left out)."""
         table = self.table_key()
         out = []
         for key in sorted(set(self._keys()) | self._dirty):
             try:
-                deck = self.deck(key)
+                out.append(self.summary(key, key == table))
             except CameraError:
                 continue
-            counts = deck.counts()
-            out.append(DeckSummary(key, deck.name, counts["examples"], len(counts["ranks"]),
-                                   len(counts["suits"]), key == table))
         return sorted(out, key=lambda s: s.name.casefold())
 
     # ---- choosing, making and deleting decks ---------------------------------------------------

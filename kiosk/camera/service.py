@@ -257,7 +257,10 @@ class TableCamera:
         """The corners outlined on the camera page, for the dealer to name: ``state`` read,
         named (by the dealer, not read yet as such) or unread; ``learned`` when the table's deck
         has an example of the card read or named there."""
-        deck = self.decks.table_deck()
+        try:
+            deck = self.decks.table_deck()
+        except CameraError:  # its file damaged: said on the decks page
+            deck = None
         learned = {e.card for e in deck} if deck is not None else set()
         w, h = max(self.frame_size[0], 1), max(self.frame_size[1], 1)
         out = []
@@ -273,10 +276,8 @@ class TableCamera:
 
     def deck_state(self) -> dict[str, Any] | None:
         """The table's deck: its key, name and counts."""
-        for summary in self.decks.summaries():
-            if summary.table:
-                return summary.to_json()
-        return None
+        summary = self.decks.table_summary()
+        return None if summary is None else summary.to_json()
 
     def snapshot(self, lang: str) -> dict[str, Any]:
         hints = [h.to_json(ui("camera.down_hint", lang, seat=h.seat, seen=h.seen,
