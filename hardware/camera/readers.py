@@ -28,7 +28,6 @@ import logging
 import multiprocessing
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.shared_memory import SharedMemory
@@ -38,6 +37,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from hardware.camera import DeckFile
 from hardware.camera.deck import Deck, DeckError
 from hardware.camera.recognize import (
     INDEX_PATHS,
@@ -61,15 +61,6 @@ class Reader(Protocol):
     process of its own (``deck`` a :class:`DeckFile`)."""
 
     def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult: ...
-
-
-@dataclass(frozen=True, slots=True)
-class DeckFile:
-    """A learned deck as the readers get it: its file, and a version that grows each time the
-    file is written again (the writer's count, not the deck's)."""
-
-    path: str
-    version: int
 
 
 class DeckCache:

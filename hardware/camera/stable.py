@@ -34,8 +34,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from hardware.camera import DeckFile
 from hardware.camera.capture import Capture, Image
-from hardware.camera.readers import DeckCache, DeckFile, Reader, ReaderProcess
+from hardware.camera.readers import DeckCache, Reader, ReaderProcess
 from hardware.camera.recognize import CardReading, FrameResult, Recognizer
 
 

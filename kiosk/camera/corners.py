@@ -20,9 +20,10 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hardware.camera.deck import Corner
+if TYPE_CHECKING:
+    from hardware.camera.deck import Corner
 
 #: frames read whose pictures are kept for the examples to be cut out of
 KEEP_FRAMES = 4
@@ -54,7 +55,7 @@ class Tracked:
         return self.corner.center
 
 
-def _distance(a: Corner, b: Corner) -> float:
+def _distance(a: Corner, b: Corner) -> float:  # both in the same frame's pixels
     return math.dist(a.center, b.center)
 
 

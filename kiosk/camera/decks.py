@@ -7,27 +7,35 @@ may hold any printable character; its key only letters, digits and ``-``). A tab
 deck it chose, else the one learned last. Examples are added to the table's deck as the dealer
 names cards; the deck is written by a thread of its own (a deck of a few hundred examples takes
 a tenth of a second to write, which the table must not wait for), and only once it is written do
-the readers get its new :class:`~hardware.camera.readers.DeckFile`, so that they never read an
-older file than the one they are told of.
+the readers get its new :class:`~hardware.camera.DeckFile`, so that they never read an older
+file than the one they are told of. The decks' arrays need numpy, which a kiosk without a camera
+never loads: it is imported only once a deck is read or made.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hardware.camera.deck import RANKS, SUITS, Deck, DeckError, DeckStore, Example, check_name, slug
-from hardware.camera.readers import DeckFile
+from hardware.camera import DeckFile
 from kiosk.camera.settings import CameraError
+
+if TYPE_CHECKING:
+    from hardware.camera.deck import Deck, Example
 
 log = logging.getLogger(__name__)
 
 FOLDER = "decks"
+#: ranks and suits a deck has to learn
+RANKS_ALL, SUITS_ALL = 13, 4
+#: a deck's key: the name of its file (``hardware.camera.deck.slug`` of its name)
+KEY = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 #: a version for each deck file written, counted over the kiosk's life
 _versions = itertools.count(1)
 
@@ -46,15 +54,31 @@ class DeckSummary:
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "name": self.name, "examples": self.examples,
-                "ranks": self.ranks, "suits": self.suits, "ranks_all": len(RANKS),
-                "suits_all": len(SUITS), "table": self.table}
+                "ranks": self.ranks, "suits": self.suits, "ranks_all": RANKS_ALL,
+                "suits_all": SUITS_ALL, "table": self.table}
 
 
 def _name(name: Any) -> str:
+    from hardware.camera.deck import DeckError, check_name
+
     try:
         return check_name(name)
     except DeckError as exc:
         raise CameraError("camera.err.deck_name") from exc
+
+
+def _slug(name: str) -> str:
+    from hardware.camera.deck import slug
+
+    return slug(name)
+
+
+def _key(key: Any) -> str:
+    """A deck's key as a route or the table's file gives it; a :class:`CameraError` naming it
+    when it cannot be one."""
+    if not isinstance(key, str) or not KEY.fullmatch(key):
+        raise CameraError("camera.err.no_deck", deck=str(key))
+    return key
 
 
 class TableDecks:
@@ -63,11 +87,10 @@ class TableDecks:
 
     def __init__(self, folder: Path, chosen: str | None,
                  on_choice: Callable[[str | None], None] = lambda _key: None) -> None:
-        self.store = DeckStore(folder)
         self.folder = folder
         self._lock = threading.RLock()
         self._on_choice = on_choice
-        self._chosen = chosen
+        self._chosen = chosen if chosen is not None and KEY.fullmatch(chosen) else None
         #: decks loaded, by key, with the time their file was written then
         self._loaded: dict[str, tuple[int, Deck]] = {}
         self._ref: DeckFile | None = None
@@ -75,7 +98,7 @@ class TableDecks:
         self._wake = threading.Condition(self._lock)
         self._stopping = False
         self._writer: threading.Thread | None = None
-        self._publish()
+        self._published = False
 
     # ---- the decks kept -------------------------------------------------------------------------
 
@@ -88,8 +111,10 @@ class TableDecks:
     def deck(self, key: str) -> Deck:
         """The deck kept as ``key`` (loaded once for each time its file is written); a
         :class:`CameraError` when there is none."""
+        from hardware.camera.deck import Deck, DeckError
+
         with self._lock:
-            path = self._path(slug(key))
+            path = self._path(_key(key))
             try:
                 stamp = path.stat().st_mtime_ns
             except OSError:
@@ -113,8 +138,8 @@ class TableDecks:
         has learned none."""
         with self._lock:
             keys = self._keys() + [k for k in self._dirty if not self._path(k).exists()]
-            if self._chosen is not None and slug(self._chosen) in keys:
-                return slug(self._chosen)
+            if self._chosen is not None and self._chosen in keys:
+                return self._chosen
             if not keys:
                 return None
             return max(keys, key=lambda k: (self._path(k).stat().st_mtime_ns
@@ -127,7 +152,7 @@ class TableDecks:
     def summary(self, key: str, table: bool) -> DeckSummary:
         deck = self.deck(key)
         counts = deck.counts()
-        return DeckSummary(slug(key), deck.name, counts["examples"], len(counts["ranks"]),
+        return DeckSummary(key, deck.name, counts["examples"], len(counts["ranks"]),
                            len(counts["suits"]), table)
 
     def table_summary(self) -> DeckSummary | None:
@@ -153,8 +178,10 @@ class TableDecks:
 
     def create(self, name: Any) -> str:
         """A new empty deck, which the table plays from now on; its key."""
+        from hardware.camera.deck import Deck
+
         name = _name(name)
-        key = slug(name)
+        key = _slug(name)
         with self._lock:
             if self._path(key).exists() or key in self._dirty:
                 raise CameraError("camera.err.deck_exists", deck=name)
@@ -164,18 +191,15 @@ class TableDecks:
         return key
 
     def choose(self, key: Any) -> None:
-        if not isinstance(key, str) or not key:
-            raise CameraError("camera.err.no_deck", deck=str(key))
+        key = _key(key)
         self.deck(key)  # refused when there is none
         with self._lock:
-            self._chosen = slug(key)
+            self._chosen = key
             self._publish()
         self._on_choice(self._chosen)
 
     def delete(self, key: Any) -> None:
-        if not isinstance(key, str) or not key:
-            raise CameraError("camera.err.no_deck", deck=str(key))
-        key = slug(key)
+        key = _key(key)
         with self._lock:
             if not self._path(key).exists() and key not in self._dirty:
                 raise CameraError("camera.err.no_deck", deck=key)
@@ -198,9 +222,9 @@ class TableDecks:
                 return deck
             for n in itertools.count(1):
                 name = default_name(n)
-                if not self._path(slug(name)).exists():
+                if not self._path(_slug(name)).exists():
                     self.create(name)
-                    return self.deck(slug(name))
+                    return self.deck(_slug(name))
         raise AssertionError("unreachable")
 
     # ---- examples -----------------------------------------------------------------------------
@@ -210,19 +234,22 @@ class TableDecks:
         with self._lock:
             deck = self.ensure(default_name)
             deck.add(example)
-            key = slug(deck.name)
+            key = _slug(deck.name)
             self._write(key)
             return key, example
 
     def remove(self, key: Any, example_id: Any) -> Example:
         """Take an example out of a deck (a wrong one, an entry undone)."""
+        from hardware.camera.deck import DeckError
+
         with self._lock:
-            deck = self.deck(str(key))
+            key = _key(key)
+            deck = self.deck(key)
             try:
                 gone = deck.remove(str(example_id))
             except DeckError as exc:
                 raise CameraError("camera.err.no_example") from exc
-            self._write(slug(deck.name))
+            self._write(key)
             return gone
 
     # ---- writing and the readers' reference ---------------------------------------------------
@@ -230,9 +257,12 @@ class TableDecks:
     def reference(self) -> DeckFile | None:
         """The table's deck as the readers read it: the file last written, and its version."""
         with self._lock:
+            if not self._published:
+                self._publish()
             return self._ref
 
     def _publish(self) -> None:
+        self._published = True
         key = self.table_key()
         if key is None or key in self._dirty or not self._path(key).exists():
             self._ref = None if key is None else self._ref

@@ -22,12 +22,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.cards import Card
-from hardware.camera.deck import Example, example_at
 from kiosk.camera.corners import CornerTracker, Tracked
 from kiosk.camera.decks import TableDecks
 from kiosk.camera.settings import CameraError, Learned, ui
+
+if TYPE_CHECKING:
+    from hardware.camera.deck import Example
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,8 @@ class Learning:
         return ui("camera.deck.default_name", self.lang, n=n)
 
     def _learn(self, tracked: Tracked, card: str, source: str) -> tuple[str, Example]:
+        from hardware.camera.deck import example_at
+
         frame = self.tracker.frame_of(tracked)
         if frame is None:
             raise CameraError("camera.err.corner_gone")
@@ -108,11 +113,14 @@ class Learning:
             return self._learn(tracked, card, "registration")
 
     def name_read(self, least: float) -> list[tuple[str, Example]]:
-        """Every corner outlined that the camera read at ``least`` or more and the dealer has not
-        named yet, named as read (the dealer confirmed them all at once)."""
+        """Every corner outlined that the camera read at ``least`` or more as a card the table's
+        deck has not learned yet, named as read (the dealer confirmed them all at once)."""
+        deck = self.decks.table_deck()
+        learned = {e.card for e in deck} if deck is not None else set()
         out = []
         for t in self.tracker.shown():
-            if t.card is not None and t.named is None and t.confidence >= least:
+            if t.card is not None and t.named is None and t.confidence >= least \
+                    and t.card not in learned:
                 try:
                     with self._lock:
                         out.append(self._learn(t, t.card, "registration"))

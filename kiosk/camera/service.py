@@ -21,8 +21,7 @@ from typing import Any
 from engine.cards import Card
 from engine.events import Deal
 from engine.i18n import LANGUAGES
-from hardware.camera import GOOD_RANK_PX, SMALL_RANK_PX, rank_height
-from hardware.camera.readers import DeckFile
+from hardware.camera import GOOD_RANK_PX, SMALL_RANK_PX, DeckFile, rank_height
 from kiosk.camera import proposals as hand_view
 from kiosk.camera.corners import CornerTracker, Tracked
 from kiosk.camera.decks import TableDecks

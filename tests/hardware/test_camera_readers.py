@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera import readers
+from hardware.camera import DeckFile, readers
 from hardware.camera.capture import Capture
 from hardware.camera.deck import Deck, example_at
 from hardware.camera.readers import ReaderProcess, ReaderStopped
@@ -240,23 +240,23 @@ def test_a_reader_process_reads_with_the_deck_file_it_is_given_loaded_once_a_ver
     # deck (read without it), tried again at its next version
     cache = readers.DeckCache()
     assert cache.get(None) is None
-    loaded = cache.get(readers.DeckFile(str(path), 1))
+    loaded = cache.get(DeckFile(str(path), 1))
     assert loaded is not None and [e.card for e in loaded] == [first.card]
     second = here.cards[1]
     deck.add(example_at(scene, corner_of(second), second.card, "registration"))
     deck.save(path)
-    assert cache.get(readers.DeckFile(str(path), 1)) is loaded  # the same version: not reloaded
-    again = cache.get(readers.DeckFile(str(path), 2))
+    assert cache.get(DeckFile(str(path), 1)) is loaded  # the same version: not reloaded
+    again = cache.get(DeckFile(str(path), 2))
     assert again is not None and len(again) == 2
     path.write_bytes(b"not a deck")
-    assert cache.get(readers.DeckFile(str(path), 3)) is None
+    assert cache.get(DeckFile(str(path), 3)) is None
     deck.save(path)
     # a reader process reads a frame with the deck file, as the recogniser reads with the deck
     reader = ReaderProcess.of(recognizer).start()
     try:
-        ref = readers.DeckFile(str(path), 4)
+        ref = DeckFile(str(path), 4)
         assert reader.read(scene, deck=ref) == recognizer.read(scene, deck=Deck.load(path))
         path.unlink()  # gone: the process reads on without it
-        assert reader.read(scene, deck=readers.DeckFile(str(path), 5)) == here
+        assert reader.read(scene, deck=DeckFile(str(path), 5)) == here
     finally:
         reader.close()

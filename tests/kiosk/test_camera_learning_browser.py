@@ -135,7 +135,7 @@ def test_a_deck_is_learned_from_pictures_then_a_hand_is_dealt_by_one_tap_a_card(
         assert len(learned) >= 6, learned
         decks = session.get(server.url + "/api/camera/decks").json()["decks"]
         assert [(d["name"], d["table"]) for d in decks] == [("Modiano rosso", True)]
-        assert decks[0]["examples"] == len(learned)
+        assert decks[0]["examples"] >= len(learned)  # a card seen anew may be named twice
         shoot(page, artifacts, "camera-learn-done")
 
         # the decks, and the deck's examples with their thumbnails
@@ -152,12 +152,14 @@ def test_a_deck_is_learned_from_pictures_then_a_hand_is_dealt_by_one_tap_a_card(
         page.wait_for_function("() => [...document.querySelectorAll('.deck-card img')]"
                                ".every(i => i.complete && i.naturalWidth === 64)")
         shoot(page, artifacts, "camera-deck-examples")
-        # a wrong example taken out (here the last one listed)
-        removed = cards.last.get_attribute("data-card")
-        cards.last.locator('[data-testid="example-remove"]').click()
+        # a wrong example taken out (here one of a card learned once)
+        examples = session.get(server.url + "/api/camera/decks/modiano-rosso").json()["cards"]
+        removed = next(card for card, found in examples.items() if len(found) == 1)
+        page.locator(f'[data-testid="deck-card"][data-card="{removed}"] '
+                     '[data-testid="example-remove"]').click()
         page.locator(f'[data-testid="deck-card"][data-card="{removed}"]').wait_for(
             state="detached")
-        learned.discard(str(removed))
+        kept = decks[0]["examples"] - 1
     finally:
         ctx.close()
 
@@ -166,7 +168,7 @@ def test_a_deck_is_learned_from_pictures_then_a_hand_is_dealt_by_one_tap_a_card(
     server.start()
     session = server.dealer_session()
     wait_until(lambda: camera_state(session, server.url)["deck"] is not None, "the deck", 20)
-    assert camera_state(session, server.url)["deck"]["examples"] == len(learned)
+    assert camera_state(session, server.url)["deck"]["examples"] == kept
 
     # a hand: the down cards from the picker (here the API), each up card tapped once
     show(folder, pictures.picture({}))
