@@ -107,12 +107,14 @@ void handleKiosk(const char* text) {
     case stud::ACK:
       helloAcked = true;
       break;
-    case stud::NAK:  // a refused read or press: show why until the next TEXT
+    case stud::NAK: {  // a refused read or press: show why (after the code) until the next TEXT
       helloAcked = true;
-      strncpy(notice, reason, stud::MAX_TEXT);
+      const char* words = strchr(reason, ' ');
+      strncpy(notice, words ? words + 1 : reason, stud::MAX_TEXT);
       notice[stud::MAX_TEXT] = '\0';
       lcdDirty = true;
       break;
+    }
     case stud::TEXT:
       notice[0] = '\0';
       lcdDirty = true;
@@ -144,7 +146,7 @@ void drawLcd() {
   if (!lcdOk || !lcdDirty) return;
   lcdDirty = false;
   char row[24];
-  if (display.turn) snprintf_P(row, sizeof row, PSTR("Pot %-9ld >%2d"), display.pot, display.turn);
+  if (display.turn) snprintf_P(row, sizeof row, PSTR("Pot %-8ld >%2d"), display.pot, display.turn);
   else snprintf_P(row, sizeof row, PSTR("Pot %ld"), display.pot);
   lcd.show(0, row);
   lcd.show(1, notice[0] ? notice : display.text);  // the first 16 of up to 32 characters
