@@ -27,7 +27,7 @@ from kiosk.service import TableService
 from tests.kiosk import driver
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
-pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
+pytestmark = pytest.mark.timeout(180)
 
 ROOM = 75  # percent of flash and of RAM the firmware may use: the rest is for the user's additions
 WAIT = 30.0  # seconds: the simulated board runs no faster than the wall clock, slower when busy
@@ -148,6 +148,18 @@ def shown(display: DisplayState, seats: int = 4) -> tuple[list[str], list[str]]:
     return [top.ljust(16)[:16], text.ljust(16)[:16]], leds
 
 
+def test_the_build_script_passes_shellcheck() -> None:
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        pytest.skip("shellcheck is not installed (Debian package shellcheck)")
+    done = subprocess.run(
+        [shellcheck, "--severity=info", str(FIRMWARE / "build")],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.slow
 def test_the_firmware_builds_for_an_uno_without_warnings_and_leaves_room(
     firmware: Build, tmp_path: Path
 ) -> None:
@@ -234,6 +246,7 @@ def table(
         board.close()
 
 
+@pytest.mark.slow
 def test_the_board_plays_third_street_through_the_kiosk(table: Table) -> None:
     board, service, devices = table.board, table.service, table.devices
 
