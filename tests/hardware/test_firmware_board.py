@@ -273,12 +273,13 @@ def test_the_board_plays_third_street_through_the_kiosk(table: Table) -> None:
 
     # third street from the readers: each card laid on its seat's reader, on top of the others
     for seat, card, uid in DEAL:
-        before = len(table.cards(seat))
+        version = service.version  # bumped once the table has taken the card
         board.put(seat, uid)
         deadline = time.monotonic() + WAIT
-        while len(table.cards(seat)) == before:
+        while service.version == version:
             assert time.monotonic() < deadline, f"{card} at seat {seat} never reached the table"
             time.sleep(0.02)
+        assert table.cards(seat)[-1] == card
         if card == "As":  # read again at another seat: refused, the reason on the LCD
             version = service.version
             board.put(2, uid)
