@@ -286,6 +286,12 @@ def test_the_board_plays_third_street_through_the_kiosk(table: Table) -> None:
             board.wait_for(lambda s: s["lcd"][1].startswith("As is already"), "the refusal")
             assert service.version == version and table.cards(2) == []
             board.ask("lift 2")
+    # the cards lying on the readers are halted: nothing more is sent while they stay
+    (status,) = devices.snapshot(discover=False)["devices"]
+    start = board.state()["ms"]
+    board.wait_for(lambda s: s["ms"] > start + 500, "half a second more")
+    (after,) = devices.snapshot(discover=False)["devices"]
+    assert after["lines_in"] == status["lines_in"] and after["bad_lines"] == 0
     assert table.cards(1) == ["As", "2s", "5h"]
     assert table.cards(2) == ["Kd", "Qd", "9s"]
     assert table.cards(3) == ["3c", "4c", "8h"]
