@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+import serial
 
 import kiosk.devices  # registers its Socket.IO events before any app is made
 from engine.cards import Card
 from hardware.serial import DisplayState, TagMap
-from hardware.serial.protocol import Text
+from hardware.serial.protocol import BAUDRATE, Text
 from hardware.serial.tags import TAG_MAP_FILE
 from kiosk.service import TableService
 from tests.kiosk import driver
@@ -317,3 +318,27 @@ def test_the_board_plays_third_street_through_the_kiosk(table: Table) -> None:
     table.press("UNDO")
     state = table.board_follows("the fold taken back")
     assert state["leds"][2] == "blink"
+
+
+@pytest.mark.slow
+def test_a_board_without_its_lcd_says_so_after_every_hello(
+    firmware: Build, simboard: Path, tmp_path: Path
+) -> None:
+    board = Board(simboard, firmware.elf, tmp_path / "simboard.log", "--no-lcd")
+    try:
+        with serial.Serial(board.port, BAUDRATE, timeout=0.1) as line:
+            board.wait_for(lambda s: s["ms"] > 300, "its start")  # setup() is done
+            line.reset_input_buffer()
+            line.write(b"PING\n")  # the kiosk opening the port: no ACK yet, so HELLO again
+            got = b""
+            deadline = time.monotonic() + WAIT
+            while got.count(b"\n") < 3 and time.monotonic() < deadline:
+                got += line.read(256)
+        assert got.decode("ascii").splitlines() == [
+            "PONG",
+            "HELLO reader+buttons+display 1 stud-table",
+            "ERR LCD not answering on I2C",
+        ]
+        assert board.state()["lcd"] == ["", ""]
+    finally:
+        board.close()

@@ -15,7 +15,6 @@
 // The simulation runs in step with the clock on the wall (never ahead of it), so the firmware's
 // timing (debouncing, the readers' timeouts, the serial line at 115200 baud) is the board's own.
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -366,6 +365,7 @@ int main(int argc, char **argv)
 	int present[READERS] = {1, 1, 1, 1};
 	int lcd_present = 1;
 	const char *elf = NULL;
+	int bad = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--no-reader") && i + 1 < argc && parse_seat(argv[i + 1]))
 			present[parse_seat(argv[++i]) - 1] = 0;
@@ -374,9 +374,9 @@ int main(int argc, char **argv)
 		else if (argv[i][0] != '-' && !elf)
 			elf = argv[i];
 		else
-			elf = NULL, i = argc;
+			bad = 1;
 	}
-	if (!elf) {
+	if (!elf || bad) {
 		fprintf(stderr, "usage: simboard FIRMWARE.elf [--no-reader SEAT]... [--no-lcd]\n");
 		return 2;
 	}
