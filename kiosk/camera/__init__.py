@@ -19,6 +19,7 @@ path, a stream URL, a video file or a folder of images; else ``"source"`` in
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -83,6 +84,8 @@ def init_app(app: Flask, table: TableService) -> TableCamera:
                       decks_folder=instance / "decks",
                       lang=str(app.config.get("DEFAULT_LANG", "it")))
     app.extensions["stud_camera"] = cam
+    # the last examples learned are written before the kiosk's process ends
+    atexit.register(cam.decks.close)
     app.register_blueprint(views.bp)
     source = configured_source(app)
     # the pages link to /camera only when there is a camera to calibrate
