@@ -50,12 +50,13 @@ from hardware.camera.types import (
     Glyph,
     Image,
     RecognitionError,
+    corner_of,
 )
 from hardware.camera.upright import UprightFn, read_corners, read_loops
 
 __all__ = [
     "INDEX_PATHS", "MODEL_PATH", "UPRIGHT_PATH", "VIEW_PATH", "CardReading", "CornerReader",
-    "FrameResult", "RecognitionError", "Recognizer", "check_frame", "decode_image",
+    "FrameResult", "RecognitionError", "Recognizer", "check_frame", "corner_of", "decode_image",
     "find_and_read", "load_image",
 ]
 

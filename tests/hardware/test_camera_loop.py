@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from hardware.camera.capture import Capture
-from hardware.camera.deck import Deck
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import (
     DETAIL_READS,
@@ -153,7 +152,7 @@ class DetailNoting(Recognizer):
     def twin(self) -> DetailNoting:
         return DetailNoting(self.noted)
 
-    def read(self, image: Any, detail: bool = False, deck: Deck | None = None) -> FrameResult:
+    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
         self.noted.append(detail)
         return super().read(image, detail, deck)
 
@@ -230,7 +229,7 @@ class NumberingRecognizer(Recognizer):
         other.reads, other.of = self.reads, self.of  # one record for both readers
         return other
 
-    def read(self, image: Any, detail: bool = False, deck: Deck | None = None) -> FrameResult:
+    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
         start = time.monotonic()
         result = super().read(image, detail, deck)
         number = int(image[0, 0, 0]) + 256 * int(image[0, 1, 0])
