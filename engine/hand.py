@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card, format_cards
@@ -75,11 +75,13 @@ _NUMBER_WORDS = ("zero", "one", "two", "three")
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """An action the seat to act may take: ``amount`` chips now, ``to`` its round total after."""
+    """An action the seat to act may take: ``amount`` chips now, ``to`` its round total after;
+    ``all_in`` when those chips are all the seat has left (a call or raise that puts it all in)."""
 
     action: str
     amount: int
     to: int
+    all_in: bool = field(default=False, repr=False, compare=False)
 
     def text(self, lang: str = "en") -> str:
         """``call 5``, ``raise to 10``, ``fold``."""
@@ -154,7 +156,7 @@ class Prompt:
 
 
 def _seat_label(seat: int, name: str, lang: str) -> str:
-    if name:
+    if name and name != str(seat):  # a seat named after its own number says nothing more
         return translate("play.seat_named", lang, seat=seat, name=name)
     return translate("play.seat", lang, seat=seat)
 
@@ -248,6 +250,12 @@ class _Seat:
 
     def upcards(self) -> list[Card]:
         return [c for c, up in zip(self.cards, self.ups, strict=True) if up and c is not None]
+
+
+def _all_in(option: LegalAction, stack: int) -> LegalAction:
+    if option.amount and option.amount == stack:
+        return LegalAction(option.action, option.amount, option.to, all_in=True)
+    return option
 
 
 def _low_rank_key(card: Card) -> tuple[int, int]:
@@ -670,7 +678,7 @@ class Hand:
             if stack > self.settings.bring_in and self.settings.bring_in < self._step:
                 amount = min(self._step - bet, stack)
                 opts.append(LegalAction("complete", amount, bet + amount))
-            return opts
+            return [_all_in(o, stack) for o in opts]
         to_call = cur - bet
         if to_call > 0:
             opts.append(LegalAction("call", min(to_call, stack), bet + min(to_call, stack)))
@@ -691,7 +699,7 @@ class Hand:
                     opts.append(LegalAction(name, amount, bet + amount))
         if to_call > 0:
             opts.append(LegalAction("fold", 0, bet))
-        return opts
+        return [_all_in(o, stack) for o in opts]
 
     def _check_act(self, event: Act) -> Act:
         if self._phase != "betting":

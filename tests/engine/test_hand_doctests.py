@@ -9,7 +9,7 @@ import pytest
 
 MODULES = [
     "engine.variants", "engine.settings", "engine.events", "engine.pots", "engine.hand",
-    "engine.phh",
+    "engine.phh", "engine.beats",
 ]
 
 
