@@ -438,6 +438,18 @@ class Hand:
             return {}
         return {n: (d, u) for n, (d, u) in self._need.items()}
 
+    def next_card(self) -> tuple[int, bool] | None:
+        """Where the next card of the street being dealt goes in dealing order, and whether it is
+        dealt up: the street's cards go round one at a time clockwise from the dealer's left, its
+        down cards before its up card, so the next card is the first seat's (in dealing order) of
+        those that still need the most. None when no card is being dealt."""
+        if self._phase != "deal" or not self._need:
+            return None
+        pending = [n for n in self._order if n in self._need]
+        most = max(sum(self._need[n]) for n in pending)
+        seat = next(n for n in pending if sum(self._need[n]) == most)
+        return seat, self._need[seat][0] == 0
+
     @property
     def street(self) -> int:
         """The index of the street being dealt or bet (0 = the first)."""

@@ -1,5 +1,6 @@
-"""Every hand shown at showdown is named in the result, the losing ones too, with why it lost; a
-call or raise that puts a player all in says so."""
+"""What the engine tells a dealer's screen: every hand shown at showdown is named in the result,
+the losing ones too, with why it lost; a call or raise that puts a player all in says so; the next
+card to deal goes round the table in dealing order."""
 
 from __future__ import annotations
 
@@ -65,3 +66,20 @@ def test_a_call_that_puts_a_player_all_in_says_all_in() -> None:
     legal = {o.action: o for o in hand.legal_actions()}
     assert legal["call"].amount == 3 and legal["call"].all_in
     assert not legal["fold"].all_in
+
+
+def test_the_next_card_goes_round_the_table_one_at_a_time_down_cards_first() -> None:
+    from engine.cards import Card
+    from engine.events import Deal
+
+    hand = Hand(settings(stacks={1: 100, 2: 100, 3: 100}, dealer=1))
+    order = []
+    while (nxt := hand.next_card()) is not None:
+        order.append(nxt)
+        seat, up = nxt
+        card = Card.parse(["2c", "3c", "4c"][seat - 1]) if up else None
+        hand.push(Deal(seat, card, up))
+    # the dealer sits at seat 1: dealing starts on its left, seat 2
+    assert order == [(2, False), (3, False), (1, False), (2, False), (3, False), (1, False),
+                     (2, True), (3, True), (1, True)]
+    assert hand.next_card() is None  # betting now
