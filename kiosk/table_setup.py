@@ -31,10 +31,21 @@ DEFAULT_RULES: dict[str, Any] = {
     "chip_unit": 1,
 }
 
+SCREEN_OPTIONS = ("sound", "speech", "hide_down")
+DEFAULT_SCREEN: dict[str, bool] = {
+    "sound": False,  # a short tone after every entry
+    "speech": False,  # the dealer screen says whose turn it is (the browser's speech synthesis)
+    "hide_down": True,  # known down cards drawn as backs on the dealer screen, shown while held
+}
+DEFAULT_BUY_IN = 200
+"""The stack a seat starts with when it joins the table (the table's usual buy-in)."""
+
 DEFAULT_SETUP: dict[str, Any] = {
     "game": "seven-card-stud-hilo",
     "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
     "rules": DEFAULT_RULES,
+    "buy_in": DEFAULT_BUY_IN,
+    "screen": DEFAULT_SCREEN,
     "dealer": 0,
     "seats": [
         {"seat": n, "name": "", "stack": 0, "active": False} for n in range(1, SEAT_COUNT + 1)
@@ -48,6 +59,16 @@ def default_setup() -> dict[str, Any]:
 
 def active_seats(setup: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [s for s in setup["seats"] if s["active"]]
+
+
+def screen_options(setup: Mapping[str, Any]) -> dict[str, bool]:
+    """The dealer screen's house options (a setup stored before they existed has the defaults)."""
+    return {**DEFAULT_SCREEN, **{k: bool(v) for k, v in dict(setup.get("screen") or {}).items()
+                                 if k in DEFAULT_SCREEN}}
+
+
+def buy_in(setup: Mapping[str, Any]) -> int:
+    return int(setup.get("buy_in") or DEFAULT_BUY_IN)
 
 
 def _int(form: Mapping[str, str], name: str, problems: list[tuple[str, dict[str, Any]]],
@@ -97,12 +118,21 @@ def parse_form(
         odd = "nearest-dealer"
     rules["odd_chip"] = odd
     setup["rules"] = rules
+    usual = buy_in(current)
+    if form.get("buy_in"):
+        usual = _int(form, "buy_in", problems, "setup.buy_in", minimum=1)
+    setup["buy_in"] = usual
+    setup["screen"] = {flag: form.get(f"screen_{flag}") in ("on", "1", "true")
+                       for flag in SCREEN_OPTIONS}
+    was_playing = {s["seat"] for s in current["seats"] if s["active"]}
     seats = []
     for n in range(1, SEAT_COUNT + 1):
         name = (form.get(f"name_{n}") or "").strip()[:24]
         active = form.get(f"active_{n}") in ("on", "1", "true")
         stack = _int(form, f"stack_{n}", problems, "setup.stack") if form.get(f"stack_{n}") else 0
         add = _int(form, f"add_{n}", problems, "setup.add") if form.get(f"add_{n}") else 0
+        if active and stack == 0 and n not in was_playing:
+            stack = usual  # a player sitting down buys in for the table's usual amount
         stack += add
         if active and stack <= 0:
             problems.append(("setup.err.stack", {"seat": n}))
