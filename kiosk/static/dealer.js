@@ -136,7 +136,7 @@
       S.RANKS.forEach(function (rank) {
         var code = rank + suit, taken = used.indexOf(code) >= 0, gone = (off || []).indexOf(code) >= 0;
         html += '<button type="button" class="s-' + suit + (taken ? ' used' : '') + (gone ? ' picked' : '') + '" data-card="' + code + '"' +
-          (taken ? ' aria-disabled="true"' : '') + ' aria-label="' + code + '">' + S.cardLabel(code) + '</button>';
+          ' aria-label="' + code + '">' + S.cardLabel(code) + '</button>';
       });
     });
     return html + '</div>';

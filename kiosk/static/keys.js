@@ -109,7 +109,11 @@
       board.setOptions({ layoutName: input.value ? 'default' : 'shift' });
       board.setInput(input.value);
       var taken = {};
-      document.querySelectorAll('input[data-keys="text"]').forEach(function (f) { if (f !== input && f.value) taken[f.value] = true; });
+      /* the names of the other players sitting at the table are not offered */
+      document.querySelectorAll('input[data-keys="text"]').forEach(function (f) {
+        var row = f.closest('tr'), playing = row && row.querySelector('input[type="checkbox"]');
+        if (f !== input && f.value && (!playing || playing.checked)) taken[f.value] = true;
+      });
       known.forEach(function (name) {
         if (taken[name]) return;
         var b = el('button', 'btn name', name);
