@@ -269,3 +269,88 @@ def street_cards(hand: dict[str, Any]) -> int:
     want = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}[hand["street_name"]]
     before = 0 if want == 3 else want - 1
     return sum(max(0, len(s["cards"]) - before) for s in hand["seats"] if not s["folded"])
+
+
+def test_hold_to_see_speech_undo_and_a_misdeal_asked_yes_or_no(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    http = server.dealer_session()
+    setup = copy.deepcopy(driver.SETUP)
+    setup["screen"] = {"sound": True, "speech": True, "hide_down": True}
+    assert http.put(server.url + "/api/setup", json=setup).ok
+    assert http.post(server.url + "/api/hands").ok
+    view = http.get(server.url + "/api/state").json()
+    while view["hand"]["prompt"]["kind"] == "deal":
+        assert http.post(server.url + "/api/events", json=driver.next_event(view)).ok
+        view = http.get(server.url + "/api/state").json()
+    page_ctx = server.signed_in(chromium.new_context(
+        viewport={"width": SMALL[0], "height": SMALL[1]}, has_touch=True), http)
+    tv_ctx = chromium.new_context(viewport={"width": TV[0], "height": TV[1]})
+    page, tv = page_ctx.new_page(), tv_ctx.new_page()
+    try:
+        page.goto(server.url + "/dealer?lang=it")
+        tv.goto(server.url + "/spectator?lang=it")
+        tv.wait_for_selector('.tv-seat .card[data-card="5h"]')
+        # the turn, said aloud (house option) in Italian
+        page.locator('[data-testid="said"]', has_text="Anna: bring-in da 2 o completa a 5"
+                     ).wait_for(state="attached")
+
+        # TV cards are large enough to read from a sofa
+        heights = tv.evaluate("""() => Array.from(document.querySelectorAll('.tv-seat .card'))
+            .map(c => c.getBoundingClientRect().height)""")
+        assert heights and min(heights) >= 90, heights
+
+        # Anna's down cards were entered: drawn as backs until the dealer holds a finger on them
+        ace = page.locator('.seat[data-seat="1"] .card[data-card="As"]')
+        colour = 'e => getComputedStyle(e).color'
+        assert ace.evaluate(colour) == "rgba(0, 0, 0, 0)"
+        box = ace.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.wait_for_selector('.seat[data-seat="1"] .cards.peek')
+        assert ace.evaluate(colour) != "rgba(0, 0, 0, 0)"
+        shoot(page, artifacts, "hold-to-see", (SMALL,))
+        page.mouse.up()
+        page.wait_for_selector('.cards.peek', state="detached")
+        assert ace.evaluate(colour) == "rgba(0, 0, 0, 0)"
+        assert page.locator('[data-testid="tool-identify"]').count() == 0  # a hold is no tap
+
+        # an action, then undone: the dealer reads what was taken back, the TV forgets it
+        events = view["hand"]["events"]
+        page.locator('#legal [data-action="bring_in"]').click()
+        entries(page, server.url, events + 1, "the bring-in")
+        tv.locator('[data-testid="last-action"]', has_text="Anna apre con il bring-in di 2"
+                   ).wait_for()
+        page.locator('[data-testid="undo"]').click()
+        entries(page, server.url, events, "the undo")
+        page.locator('[data-testid="toast"]', has_text="Tolto: Anna apre con il bring-in di 2"
+                     ).wait_for()
+        tv.wait_for_function(
+            "() => document.querySelector('[data-testid=last-action]').textContent === ''")
+
+        # the misdeal question: No leaves the hand as it was
+        before = state(page, server.url)["hand"]
+        page.locator('[data-testid="misdeal"]').click()
+        page.locator('[data-testid="misdeal-dialog"]').wait_for()
+        shoot(page, artifacts, "misdeal-question")
+        page.locator('[data-testid="misdeal-no"]').click()
+        page.locator('[data-testid="misdeal-dialog"]').wait_for(state="hidden")
+        page.wait_for_timeout(300)
+        after = state(page, server.url)["hand"]
+        assert after == before
+        page.locator('#legal [data-action="bring_in"]').wait_for()
+
+        # ... and Yes calls a misdeal, on both screens, never drawn like a win
+        page.locator('[data-testid="misdeal"]').click()
+        page.locator('[data-testid="misdeal-yes"]').click()
+        page.locator('[data-testid="misdeal-result"]', has_text="Misdeal: mano annullata"
+                     ).wait_for()
+        tv.locator('[data-testid="tv-misdeal"]', has_text="Misdeal: mano annullata").wait_for()
+        assert tv.locator(".tv-seat.winner").count() == 0
+        shoot(page, artifacts, "dealer-misdeal")
+        shoot(tv, artifacts, "tv-misdeal", (TV,), TV)
+    finally:
+        page_ctx.close()
+        tv_ctx.close()
