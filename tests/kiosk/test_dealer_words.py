@@ -35,24 +35,30 @@ def test_stakes_are_named_and_a_game_without_a_bring_in_shows_none() -> None:
         "stakes_text"]
 
 
+def step(service: TableService, view: dict[str, Any]) -> None:
+    event = driver.next_event(view)
+    assert event is not None
+    service.submit(event)
+
+
 def test_the_turn_said_aloud_names_the_player_and_says_ad_anna() -> None:
     service = table()
     service.start_hand()
     view = service.view("dealer", "it")
     assert view["hand"]["prompt"]["say"] == "Terza strada"
     while view["hand"]["prompt"]["kind"] == "deal":
-        service.submit(driver.next_event(view))
+        step(service, view)
         view = service.view("dealer", "it")
     # Anna's 5♥ is the low card
     assert view["hand"]["prompt"]["say"] == "Anna: bring-in da 2 o completa a 5"
     assert view["hand"]["prompt"]["text"] == "Anna (posto 1): bring-in da 2 o completa a 5"
-    service.submit(driver.next_event(view))
+    step(service, view)
     view = service.view("dealer", "it")
     assert view["hand"]["prompt"]["say"] == "Tocca a Bruno"
     assert view["hand"]["prompt"]["text"] == "Di turno: Bruno (posto 2)"
     assert service.view("dealer", "en")["hand"]["prompt"]["say"] == "Action to Bruno"
-    service.submit(driver.next_event(view))
-    service.submit(driver.next_event(service.view("dealer", "it")))
+    step(service, view)
+    step(service, service.view("dealer", "it"))
     assert service.view("dealer", "it")["hand"]["prompt"]["say"] == "Quarta strada"
 
 
