@@ -102,7 +102,7 @@
   /* a hand shown that lost this pot (or a half of it): its name and why */
   function beatenHTML(b, why) {
     return '<div class="beaten" data-testid="tv-beaten"><span class="who">' + esc(t('result.beaten', { name: b.name, hand: b.hand })) +
-      (b.half === 'high' ? ' · ' + esc(t('result.high')) : '') + '</span>' + (why ? '<span class="why">' + esc(b.why) + '</span>' : '') + '</div>';
+      (b.half === 'high' ? ' · ' + esc(t('result.high')) : '') + '</span>' + (why ? '<span class="reason">' + esc(b.why) + '</span>' : '') + '</div>';
   }
   function hiloPot(pot) { return pot.shares.some(function (x) { return x.half === 'low'; }); }
   /* an uncalled bet goes back to its owner: shown, so that a winner's total adds up on screen */
@@ -112,14 +112,15 @@
         '</span><span class="amount">' + r.amount + '</span></div>';
     }).join('');
   }
-  /* each pot: its winners, their hands and what each takes, and why an odd chip went where it did */
-  function resultHTML(result) {
+  /* each pot: its winners, their hands and what each takes, and why an odd chip went where it did;
+     detail: 2 the hands that lost with why, 1 their names only, 0 none (each is on its seat too) */
+  function resultHTML(result, detail) {
     if (result.misdeal) return misdealHTML(result);
     var html = '';
     result.pots.forEach(function (pot) {
       html += '<div class="pot"><h2>' + esc(pot.title) + ' · ' + pot.amount + '</h2>';
       pot.shares.forEach(function (sh) { html += shareHTML(sh.name, sh.half, sh.hand, sh.amount, hiloPot(pot)); });
-      (pot.beaten || []).forEach(function (b) { html += beatenHTML(b, true); });
+      if (detail) (pot.beaten || []).forEach(function (b) { html += beatenHTML(b, detail > 1); });
       if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
       pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
       html += '</div>';
@@ -133,7 +134,7 @@
   }
   /* when the pots one by one fit nowhere on the felt: the whole pot, and each winner's hand with
      all it takes from every pot (the dealer's screen keeps the pot by pot detail) */
-  function summaryHTML(result) {
+  function summaryHTML(result, withBeaten) {
     var total = 0, rows = [], byKey = {}, hilo = false, lost = [], seen = {};
     result.pots.forEach(function (pot) {
       total += pot.amount;
@@ -144,7 +145,7 @@
         row.amount += sh.amount;
         row.hand = row.hand || sh.hand;
       });
-      (pot.beaten || []).forEach(function (b) {
+      (withBeaten ? pot.beaten || [] : []).forEach(function (b) {
         if (!seen[b.seat + '/' + b.half]) { seen[b.seat + '/' + b.half] = true; lost.push(b); }
       });
     });
@@ -197,7 +198,7 @@
     return best;
   }
 
-  var results = null;  /* the finished hand's result, pot by pot and in brief */
+  var results = null;  /* the finished hand's result, from the most detailed to the briefest */
   function placeResults() {
     var panel = tv.querySelector('.tv-results'), table = $('tv-table');
     if (!panel || !results) return;
@@ -218,8 +219,13 @@
       if (!place) { panel.classList.remove('two-col'); panel.style.width = ''; }
       return place;
     }
-    var place = fit(results.full, true), brief = !place;
-    if (brief) place = fit(results.brief, false);
+    /* the most detail that fits: the hands that lost with why, then by name, then only on their
+       seats; pot by pot before each winner's total */
+    var place = null, brief = false;
+    for (var i = 0; !place && i < results.tries.length; i++) {
+      brief = results.tries[i].brief;
+      place = fit(results.tries[i].html, !brief);
+    }
     panel.classList.toggle('brief', brief);
     place = place || { x: cx, y: cy };  /* nothing fits anywhere: in the middle */
     panel.style.left = place.x + 'px';
@@ -256,8 +262,10 @@
         html += '<div class="community cards">' + hand.community.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</div>';
       }
       html += '</div>';
-      results = hand.finished && hand.result ? { full: resultHTML(hand.result),
-        brief: hand.result.misdeal ? misdealHTML(hand.result) : summaryHTML(hand.result) } : null;
+      results = hand.finished && hand.result ? { tries: [
+        { html: resultHTML(hand.result, 2) }, { html: resultHTML(hand.result, 1) }, { html: resultHTML(hand.result, 0) },
+        { html: summaryHTML(hand.result, true), brief: true }, { html: summaryHTML(hand.result, false), brief: true }
+      ] } : null;
       if (results) html += '<div class="tv-results" data-testid="tv-results"></div>';
     } else {
       results = null;
