@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_kiosk_browser import wait_until
+from tests.browser.test_kiosk_browser import check_touch_targets, wait_until
 from tests.conftest import TEST_PIN, LiveKiosk
 from tests.kiosk import driver
 
@@ -66,6 +66,17 @@ def shoot(page: Any, artifacts: Path, name: str, sizes: tuple[tuple[int, int], .
     page.set_viewport_size({"width": back[0], "height": back[1]})
 
 
+def small_keys(page: Any) -> list[Any]:
+    """Keys of the on-screen keyboard or keypad under 48 px either way."""
+    found: list[Any] = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.keys-sheet button, .keys-sheet .hg-button'))
+            .filter(e => e.offsetParent !== null)
+            .map(e => { const r = e.getBoundingClientRect();
+                        return [e.textContent, r.width, r.height]; })
+            .filter(([, w, h]) => w < 47.5 || h < 47.5)""")
+    return found
+
+
 def type_on_keys(taps: Taps, text: str) -> None:
     """Type ``text`` on the on-screen keyboard (its first letter comes out a capital)."""
     for ch in text:
@@ -102,6 +113,7 @@ def test_a_five_handed_hand_set_up_and_dealt_by_tapping_only(
         page.goto(server.url + "/dealer?lang=it")
         assert "/pin/new" in page.url
         shoot(page, artifacts, "pin-new")
+        check_touch_targets(page)
         setup_taps = Taps(page)
         for _ in range(2):
             for digit in TEST_PIN:
@@ -135,6 +147,7 @@ def test_a_five_handed_hand_set_up_and_dealt_by_tapping_only(
                     setup_taps('.keys-sheet .hg-button[data-skbtn="{shift}"]')
                 if n == 1:
                     shoot(page, artifacts, "setup-keyboard")
+                    assert small_keys(page) == []
                 type_on_keys(setup_taps, name)
                 setup_taps('[data-testid="keys-ok"]')
             assert page.input_value(f'{row} input[name="name_{n}"]') == name
@@ -187,6 +200,7 @@ def test_a_five_handed_hand_set_up_and_dealt_by_tapping_only(
                 if street == "third" and "third" not in shots:
                     shots.add("third")
                     shoot(page, artifacts, "deal-picker")
+                    check_touch_targets(page)
                 if events == 6 and "where" not in undone:
                     # Bruno's K♥ is in the hand already: a tap on it says so and enters nothing
                     undone.add("where")
@@ -225,6 +239,7 @@ def test_a_five_handed_hand_set_up_and_dealt_by_tapping_only(
                 if kind == "bring_in" and "bring-in" not in shots:
                     shots.add("bring-in")
                     shoot(page, artifacts, "action-bar")
+                    check_touch_targets(page)
                     shoot(tv, artifacts, "tv-third-street", (TV,), TV)
                 taps(f'#legal [data-action="{choose(hand)}"]')
                 counted["actions"] += 1
@@ -335,6 +350,7 @@ def test_hold_to_see_speech_undo_and_a_misdeal_asked_yes_or_no(
         page.locator('[data-testid="misdeal"]').click()
         page.locator('[data-testid="misdeal-dialog"]').wait_for()
         shoot(page, artifacts, "misdeal-question")
+        check_touch_targets(page)
         page.locator('[data-testid="misdeal-no"]').click()
         page.locator('[data-testid="misdeal-dialog"]').wait_for(state="hidden")
         page.wait_for_timeout(300)
