@@ -370,3 +370,23 @@ def test_hold_to_see_speech_undo_and_a_misdeal_asked_yes_or_no(
     finally:
         page_ctx.close()
         tv_ctx.close()
+
+
+def test_a_wrong_pin_leaves_the_keypad_where_it_was(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    server.dealer_session()  # the PIN is set
+    ctx = chromium.new_context(viewport={"width": SMALL[0], "height": SMALL[1]}, has_touch=True)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/login?lang=it")
+        before = page.locator(".keypad").bounding_box()
+        for digit in "1111":
+            page.locator(f'.keypad [data-key="{digit}"]').click()
+        page.locator('.keypad [data-key="✓"]').click()
+        page.locator(".pin-message .error", has_text="PIN errato").wait_for()
+        assert page.locator(".keypad").bounding_box() == before
+        shoot(page, artifacts, "pin-wrong")
+    finally:
+        ctx.close()
