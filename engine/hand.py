@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from engine.betting import BettingRound, Opening
 from engine.cards import Card, format_cards
 from engine.evaluate import (
     HandValue,
@@ -62,156 +62,14 @@ from engine.hand_errors import (
     ShowdownError,
     WrongAmountError,
 )
-from engine.i18n import translate
+from engine.hand_state import CardSlot, HandState, SeatState
 from engine.pots import Pot, build_pots
+from engine.prompt import ActionWord, LegalAction, Prompt, StreetWord, Where, Words
 from engine.settings import GameSettings
 from engine.showdown import HandResult, PotResult, Share, best, settle_pot
 
-_NUMBER_WORDS = ("zero", "one", "two", "three")
+__all__ = ["CardSlot", "Hand", "HandState", "LegalAction", "Prompt", "SeatState", "replay"]
 
-
-# --------------------------------------------------------------------------- public values
-
-
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """An action the seat to act may take: ``amount`` chips now, ``to`` its round total after."""
-
-    action: str
-    amount: int
-    to: int
-
-    def text(self, lang: str = "en") -> str:
-        """``call 5``, ``raise to 10``, ``fold``."""
-        name = translate(f"play.action.{self.action}", lang)
-        if self.action in ("fold", "check"):
-            return name
-        if self.action in ("raise", "complete"):
-            return translate("play.action.to", lang, action=name, to=self.to)
-        return translate("play.action.for", lang, action=name, amount=self.amount)
-
-
-@dataclass(frozen=True, slots=True)
-class _Words:
-    """Several items read as one phrase: ``call 5, raise to 10 or fold``."""
-
-    items: tuple[Any, ...]
-
-    def text(self, lang: str = "en") -> str:
-        words = [i.text(lang) if hasattr(i, "text") else str(i) for i in self.items]
-        if len(words) <= 1:
-            return "".join(words)
-        return translate("play.list", lang, head=", ".join(words[:-1]), last=words[-1])
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """What the dealer should do next. ``kind``: deal, community, bring_in, act, show, over,
-    misdeal. ``seats``: the seats concerned. ``params``: the details (see docs/engine.md)."""
-
-    kind: str
-    seats: tuple[int, ...]
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def param(self, name: str) -> Any:
-        return dict(self.params).get(name)
-
-    def text(self, lang: str = "en") -> str:
-        """The prompt in words, in ``lang`` (``en``, ``it``)."""
-        text = self._text(lang)
-        return text[:1].upper() + text[1:]
-
-    def _text(self, lang: str) -> str:
-        p = dict(self.params)
-        seat_label = _seat_label(self.seats[0], p.get("name", ""), lang) if self.seats else ""
-        if self.kind == "deal":
-            cards = translate(f"play.cards.d{p['downs']}u{p['ups']}", lang)
-            street = translate(f"play.street.{p['street']}", lang)
-            text = translate(
-                "play.prompt.deal", lang, street=street, cards=cards,
-                seats=", ".join(map(str, self.seats)),
-            )
-            if p.get("runout") == "burns-back":
-                text = translate("play.prompt.burns_back", lang, then=text)
-            return text
-        if self.kind == "community":
-            return translate("play.prompt.community", lang)
-        if self.kind == "bring_in":
-            key = "play.prompt.bring_in_open" if p.get("optional") else "play.prompt.bring_in"
-            if p.get("complete") is None:
-                key += "_only"
-            return translate(
-                key, lang, seat=seat_label, amount=p["bring_in"], complete=p.get("complete")
-            )
-        if self.kind == "act":
-            return translate("play.prompt.act", lang, seat=seat_label)
-        if self.kind == "show":
-            key = "play.prompt.show_first" if p.get("first") else "play.prompt.show"
-            if p.get("must_show"):
-                key = "play.prompt.must_show"
-            return translate(key, lang, seat=seat_label)
-        return translate(f"play.prompt.{self.kind}", lang)
-
-
-def _seat_label(seat: int, name: str, lang: str) -> str:
-    if name:
-        return translate("play.seat_named", lang, seat=seat, name=name)
-    return translate("play.seat", lang, seat=seat)
-
-
-@dataclass(frozen=True, slots=True)
-class CardSlot:
-    """One card in front of a seat: the card (None: unknown), dealt up, and public (up, exposed
-    by accident or shown)."""
-
-    card: Card | None
-    up: bool
-    exposed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    number: int
-    name: str
-    stack: int
-    bet: int
-    committed: int
-    folded: bool
-    all_in: bool
-    cards: tuple[CardSlot, ...]
-    shown: bool
-    mucked: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """A full-information snapshot of the hand (see docs/engine.md); compare with ``==``."""
-
-    variant: str
-    phase: str
-    street: int
-    street_name: str
-    seats: tuple[SeatState, ...]
-    community: tuple[Card, ...]
-    pots: tuple[Pot, ...]
-    total_pot: int
-    to_act: int | None
-    last_action: Act | None
-    finished: bool
-    result: HandResult | None
-    deck_left: int
-    burns: int
-    runout: str | None
-    first_to_show: int | None
-
-    def seat(self, number: int) -> SeatState:
-        for s in self.seats:
-            if s.number == number:
-                return s
-        raise KeyError(number)
-
-
-# --------------------------------------------------------------------------- internals
 
 
 class _Seat:
@@ -353,7 +211,7 @@ class Hand:
 
     @property
     def to_act(self) -> int | None:
-        return self._to_act if self._phase == "betting" else None
+        return self._round.to_act if self._phase == "betting" else None
 
     @property
     def phase(self) -> str:
@@ -443,7 +301,7 @@ class Hand:
     @property
     def current_bet(self) -> int:
         """The highest bet of this betting round."""
-        return self._cur if self._phase == "betting" else 0
+        return self._round.current if self._phase == "betting" else 0
 
     def needs(self, seat: int) -> tuple[int, int]:
         """(down cards, up cards) ``seat`` still needs on the street being dealt."""
@@ -464,9 +322,9 @@ class Hand:
         return self._must_show(seat)
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
-        if self._phase != "betting" or self._to_act is None:
+        if self._phase != "betting" or self._round.to_act is None:
             return ()
-        return tuple(self._options(self._to_act))
+        return tuple(self._options(self._round.to_act))
 
     def prompt(self) -> Prompt:
         seat_name = {n: s.name for n, s in self._seats.items()}
@@ -488,9 +346,9 @@ class Hand:
         if self._phase == "community":
             return Prompt("community", (), (("runout", "community"),))
         if self._phase == "betting":
-            seat = self._to_act
+            seat = self._round.to_act
             assert seat is not None
-            if self._mode is not None:
+            if self._round.opening is not None:
                 options = {o.action: o for o in self._options(seat)}
                 complete = options.get("complete")
                 return Prompt(
@@ -500,7 +358,7 @@ class Hand:
                         ("name", seat_name[seat]),
                         ("bring_in", options["bring_in"].to),
                         ("complete", None if complete is None else complete.to),
-                        ("optional", self._mode == "open"),
+                        ("optional", self._round.opening == "open"),
                     ),
                 )
             return Prompt("act", (seat,), (("name", seat_name[seat]),))
@@ -548,18 +406,7 @@ class Hand:
         self._shown_any = False
         self._mucks: list[int] = []
         self._show_order: tuple[int, ...] = ()
-        self._round_first: int | None = None
-        self._round_betting = False
-        self._aggressor: int | None = None
-        self._to_act: int | None = None
-        self._mode: str | None = None
-        self._cur = 0
-        self._full = 0
-        self._step = 0
-        self._raises = 0
-        self._acted: set[int] = set()
-        self._uncapped = False
-        self._open_pair = False
+        self._round = BettingRound()
         self._start_street(0)
 
     def _live(self) -> list[int]:
@@ -625,7 +472,7 @@ class Hand:
             raise DealError(f"{card!r} is not a card")
         holder = self._used.get(card)
         if holder is not None:
-            raise DuplicateCardError("play.error.duplicate", card=str(card), where=_Where(holder))
+            raise DuplicateCardError("play.error.duplicate", card=str(card), where=Where(holder))
 
     def _check_deal(self, event: Deal) -> None:
         if self._phase != "deal":
@@ -643,7 +490,7 @@ class Hand:
             raise DealError(
                 "play.error.no_need_up" if event.up else "play.error.no_need_down",
                 seat=event.seat,
-                street=_Street(self.variant.street_name(self._street)),
+                street=StreetWord(self.variant.street_name(self._street)),
                 now=self.prompt(),
             )
 
@@ -660,60 +507,33 @@ class Hand:
 
     def _options(self, number: int) -> list[LegalAction]:
         seat = self._seats[number]
-        bet, stack, cur = seat.bet, seat.stack, self._cur
-        opts: list[LegalAction] = []
-        if self._mode is not None:
-            if self._mode == "open":
-                opts.append(LegalAction("fold", 0, bet))
-            bring = min(self.settings.bring_in, stack)
-            opts.append(LegalAction("bring_in", bring, bet + bring))
-            if stack > self.settings.bring_in and self.settings.bring_in < self._step:
-                amount = min(self._step - bet, stack)
-                opts.append(LegalAction("complete", amount, bet + amount))
-            return opts
-        to_call = cur - bet
-        if to_call > 0:
-            opts.append(LegalAction("call", min(to_call, stack), bet + min(to_call, stack)))
-        else:
-            opts.append(LegalAction("check", 0, bet))
-        if (
-            stack > to_call
-            and number not in self._acted
-            and (self._uncapped or self._raises < 1 + self.settings.house.max_raises)
-        ):
-            name = "bet" if cur == 0 else ("complete" if self._full == 0 else "raise")
-            steps = [self._step]
-            if self._open_pair and self._step < self.settings.big_bet:
-                steps.append(self.settings.big_bet)
-            for step in steps:
-                amount = min(self._full + step - bet, stack)
-                if opts[-1].action != name or opts[-1].amount != amount:  # an all-in is one
-                    opts.append(LegalAction(name, amount, bet + amount))
-        if to_call > 0:
-            opts.append(LegalAction("fold", 0, bet))
-        return opts
+        return self._round.options(
+            number, seat.bet, seat.stack, self.settings, len(self._bettable())
+        )
 
     def _check_act(self, event: Act) -> Act:
         if self._phase != "betting":
             raise OutOfTurnError("play.error.not_betting", now=self.prompt())
-        if event.seat != self._to_act:
+        if event.seat != self._round.to_act:
             self._seat(event.seat)
-            raise OutOfTurnError("play.error.out_of_turn", seat=event.seat, to_act=self._to_act)
+            raise OutOfTurnError(
+                "play.error.out_of_turn", seat=event.seat, to_act=self._round.to_act
+            )
         options = self._options(event.seat)
-        allowed = _Words(tuple(options))
+        allowed = Words(tuple(options))
         matching = [o for o in options if o.action == event.action]
         if not matching:
             raise IllegalActionError(
                 "play.error.illegal",
                 seat=event.seat,
-                action=_Action(event.action),
+                action=ActionWord(event.action),
                 allowed=allowed,
             )
         if event.amount is None:
             if len(matching) > 1:
                 raise WrongAmountError(
-                    "play.error.amount_needed", action=_Action(event.action),
-                    allowed=_Words(tuple(matching)),
+                    "play.error.amount_needed", action=ActionWord(event.action),
+                    allowed=Words(tuple(matching)),
                 )
             return Act(event.seat, event.action, matching[0].amount)
         for option in matching:
@@ -722,9 +542,9 @@ class Hand:
         raise WrongAmountError(
             "play.error.amount",
             seat=event.seat,
-            action=_Action(event.action),
+            action=ActionWord(event.action),
             amount=event.amount,
-            allowed=_Words(tuple(matching)),
+            allowed=Words(tuple(matching)),
         )
 
     def _must_show(self, number: int) -> bool:
@@ -842,11 +662,11 @@ class Hand:
             pots=(), returned=tuple(returned), payouts=tuple(returned), misdeal=True
         )
         self._phase = "over"
-        self._to_act = None
+        self._round.to_act = None
 
     # ------------------------------------------------------------------ betting
 
-    def _first_round_opener(self) -> tuple[int, str | None]:
+    def _first_round_opener(self) -> tuple[int, Opening | None]:
         """The seat that opens the first round and the mode: forced, open (bring-in all in)."""
         forced = self.settings.has_bring_in
         # with a bring-in the low card is found among everyone (W 217: if it is all in, the next
@@ -893,37 +713,29 @@ class Hand:
         self._phase = "betting"
         street = self.variant.streets[self._street]
         bettable = self._bettable()
-        self._step = self.settings.big_bet if street.big_bet else self.settings.small_bet
-        self._cur = 0
-        self._full = 0
-        self._raises = 0
-        self._acted = set()
-        self._aggressor = None
-        self._mode = None
-        self._uncapped = self.settings.house.heads_up_uncapped and len(bettable) == 2
-        self._open_pair = False
+        step = self.settings.big_bet if street.big_bet else self.settings.small_bet
+        self._round = BettingRound(
+            step=step,
+            uncapped=self.settings.house.heads_up_uncapped and len(bettable) == 2,
+        )
         if self._street == 1 and self.settings.house.open_pair_double:
             for n in self._live():
                 ranks = [c.rank for c in self._seats[n].upcards()]
                 if len(set(ranks)) < len(ranks):
-                    self._open_pair = True
+                    self._round.open_pair = True
         if len(bettable) < 2:
-            self._round_betting = False
-            self._round_first = None
             self._end_round()
             return
-        self._round_betting = True
         if self._street == 0:
-            first, self._mode = self._first_round_opener()
+            first, self._round.opening = self._first_round_opener()
         else:
             first = self._best_exposed(bettable)
-        self._round_first = first
-        self._to_act = first
+        self._round.first = first
+        self._round.to_act = first
 
     def _apply_act(self, event: Act) -> None:
         seat = self._seats[event.seat]
         amount = event.amount or 0
-        action = event.action
         self._last_action = event
         seat.stack -= amount
         seat.bet += amount
@@ -931,59 +743,31 @@ class Hand:
         if seat.stack == 0 and not seat.all_in:
             seat.all_in = True
             seat.all_in_street = self._street
-        if action == "fold":
+        if event.action == "fold":
             seat.folded = True
             live = self._live()
             if len(live) == 1:
                 self._finish_fold(live[0])
                 return
-        elif action in ("check", "call"):
-            self._acted.add(event.seat)
-        elif action == "bring_in":
-            self._mode = None
-            self._acted = {event.seat}
-            self._cur = max(self._cur, seat.bet)
-            if seat.bet >= self._step:
-                # a bring-in of a whole small bet is the round's bet: raises go on from it
-                self._full = seat.bet
-                self._raises = 1
-        else:
-            self._mode = None
-            increment = seat.bet - self._full
-            if increment >= self._step or (seat.all_in and 2 * increment >= self._step):
-                self._raises += 1
-                self._full = seat.bet
-                self._acted = {event.seat}
-                if self._open_pair and increment >= self.settings.big_bet:
-                    self._step = self.settings.big_bet
-            else:
-                self._acted.add(event.seat)
-            self._cur = max(self._cur, seat.bet)
-            self._aggressor = event.seat
+        self._round.record(event.seat, event.action, seat.bet, seat.all_in, self.settings)
         self._advance(event.seat)
 
-    def _pending(self, number: int, bettable: int) -> bool:
-        seat = self._seats[number]
-        if seat.folded or seat.all_in:
-            return False
-        if self._mode == "open":
-            return number not in self._acted and not seat.folded
-        return seat.bet < self._cur or (number not in self._acted and bettable >= 2)
-
     def _advance(self, after: int) -> None:
-        bettable = len(self._bettable())
+        callers = len(self._bettable())
         n = len(self._order)
         start = self._pos[after]
         for k in range(1, n + 1):
-            cand = self._order[(start + k) % n]
-            if self._pending(cand, bettable):
-                self._to_act = cand
+            cand = self._seats[self._order[(start + k) % n]]
+            if cand.folded or cand.all_in:
+                continue
+            if self._round.pending(cand.number, cand.bet, callers):
+                self._round.to_act = cand.number
                 return
         self._end_round()
 
     def _end_round(self) -> None:
-        self._to_act = None
-        self._mode = None
+        self._round.to_act = None
+        self._round.opening = None
         for seat in self._seats.values():
             seat.bet = 0
         if self._street == len(self.variant.streets) - 1:
@@ -996,10 +780,10 @@ class Hand:
     def _start_showdown(self) -> None:
         self._phase = "showdown"
         live = self._live()
-        if self._aggressor is not None:
-            first = self._aggressor
-        elif self._round_betting and self._round_first is not None:
-            first = self._round_first
+        if self._round.aggressor is not None:
+            first = self._round.aggressor
+        elif self._round.first is not None:
+            first = self._round.first
         else:
             first = self._best_exposed(live)
         self._first_show = first
@@ -1132,36 +916,8 @@ class Hand:
             showdown=showdown,
         )
         self._phase = "over"
-        self._to_act = None
+        self._round.to_act = None
         self._next_show = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Street:
-    name: str
-
-    def text(self, lang: str = "en") -> str:
-        return translate(f"play.street.{self.name}", lang)
-
-
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """Where a card is: a seat, or the middle (0)."""
-
-    seat: int
-
-    def text(self, lang: str = "en") -> str:
-        if self.seat == 0:
-            return translate("play.community", lang)
-        return translate("play.seat", lang, seat=self.seat)
-
-
-@dataclass(frozen=True, slots=True)
-class _Action:
-    name: str
-
-    def text(self, lang: str = "en") -> str:
-        return translate(f"play.action.{self.name}", lang)
 
 
 def replay(settings: GameSettings, events: Iterable[Event]) -> Hand:
