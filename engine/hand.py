@@ -34,6 +34,7 @@ from engine.betting import BettingRound, Opening
 from engine.cards import Card, format_cards
 from engine.evaluate import (
     HandValue,
+    bring_in_order,
     evaluate_exposed,
     evaluate_high,
     evaluate_low,
@@ -106,10 +107,6 @@ class _Seat:
 
     def upcards(self) -> list[Card]:
         return [c for c, up in zip(self.cards, self.ups, strict=True) if up and c is not None]
-
-
-def _low_rank_key(card: Card) -> tuple[int, int]:
-    return (1 if card.rank == 14 else card.rank, card.suit_order)
 
 
 class Hand:
@@ -409,6 +406,11 @@ class Hand:
         self._round = BettingRound()
         self._start_street(0)
 
+    @property
+    def _last_round(self) -> bool:
+        """Whether the round being dealt or bet is the last one (docs/rules.md §6)."""
+        return self._street == self.variant.last_street
+
     def _live(self) -> list[int]:
         return [n for n in self._order if not self._seats[n].folded]
 
@@ -549,7 +551,7 @@ class Hand:
 
     def _must_show(self, number: int) -> bool:
         seat = self._seats[number]
-        return seat.all_in and seat.all_in_street < len(self.variant.streets) - 1
+        return seat.all_in and seat.all_in_street < self.variant.last_street
 
     def _check_show(self, event: Show) -> Show:
         if self._phase != "showdown":
@@ -667,18 +669,17 @@ class Hand:
     # ------------------------------------------------------------------ betting
 
     def _first_round_opener(self) -> tuple[int, Opening | None]:
-        """The seat that opens the first round and the mode: forced, open (bring-in all in)."""
+        """The seat that opens the first round and how (docs/rules.md §3): ``forced`` (the
+        bring-in), ``open`` (the card that brings in is all in with the ante: the next player
+        clockwise may fold, bring in or complete) or None (no bring-in: the opener may check)."""
         forced = self.settings.has_bring_in
-        # with a bring-in the low card is found among everyone (W 217: if it is all in, the next
-        # player clockwise acts); without one, the best card among those who can bet opens
+        # with a bring-in the card that brings in is found among everyone still in; without one,
+        # the best card among those who can bet opens
         live = self._live() if forced else self._bettable()
-        ups = {n: self._seats[n].upcards()[0] for n in live}
-        if self.variant.opener == "high-card-razz":
-            chosen = max(live, key=lambda n: _low_rank_key(ups[n]))
-        elif self.variant.opener == "high-card" and not self.settings.house.bring_in:
-            chosen = max(live, key=lambda n: ups[n].index)
-        else:
-            chosen = min(live, key=lambda n: ups[n].index)
+        game, plays = self.variant.id, self.settings.plays_bring_in
+        chosen = max(
+            live, key=lambda n: bring_in_order(self._seats[n].upcards()[0], game, bring_in=plays)
+        )
         if not self._seats[chosen].all_in:
             return chosen, ("forced" if forced else None)
         nxt = self._next_bettable(chosen)
@@ -695,7 +696,7 @@ class Hand:
         return None
 
     def _best_exposed(self, seats: Sequence[int]) -> int:
-        last = self._street == len(self.variant.streets) - 1
+        last = self._last_round
         best_seat = seats[0]
         best_value: HandValue | None = None
         cache = self._exposed
@@ -718,7 +719,7 @@ class Hand:
             step=step,
             uncapped=self.settings.house.heads_up_uncapped and len(bettable) == 2,
         )
-        if self._street == 1 and self.settings.house.open_pair_double:
+        if self._street == self.variant.open_pair_street and self.settings.house.open_pair_double:
             for n in self._live():
                 ranks = [c.rank for c in self._seats[n].upcards()]
                 if len(set(ranks)) < len(ranks):
@@ -770,7 +771,7 @@ class Hand:
         self._round.opening = None
         for seat in self._seats.values():
             seat.bet = 0
-        if self._street == len(self.variant.streets) - 1:
+        if self._last_round:
             self._start_showdown()
         else:
             self._start_street(self._street + 1)

@@ -160,9 +160,11 @@ class GameSettings:
             )
         if not isinstance(self.house, HouseRules):
             raise SettingsError(f"house rules must be HouseRules, not {self.house!r}")
-        if variant.id == "soko" and self.house.bring_in and self.bring_in == 0:
-            raise SettingsError("Sökö with the bring-in house rule needs a bring-in above 0")
-        if self.house.open_pair_double and not variant.open_pair_allowed:
+        if not variant.bring_in and self.house.bring_in and self.bring_in == 0:
+            raise SettingsError(
+                f"{variant.id} with the bring-in house rule needs a bring-in above 0"
+            )
+        if self.house.open_pair_double and variant.open_pair_street is None:
             raise SettingsError(
                 f"the open-pair rule is played only in seven-card and five-card stud, "
                 f"not in {variant.id}"
@@ -193,11 +195,17 @@ class GameSettings:
         return VARIANTS[self.variant]
 
     @property
+    def plays_bring_in(self) -> bool:
+        """Whether the card that brings in opens the first round (docs/rules.md §3): in every
+        game played with a bring-in, and in Sökö with the house rule ``bring_in``. Otherwise the
+        highest upcard opens."""
+        return self.variant_info.bring_in or self.house.bring_in
+
+    @property
     def has_bring_in(self) -> bool:
-        """Whether the first round starts with a forced bring-in."""
-        if self.variant == "soko":
-            return self.house.bring_in
-        return self.bring_in > 0
+        """Whether the first round starts with a forced bring-in: the game plays one and it is
+        above 0 (a bring-in of 0 lets the card that would bring in open and check)."""
+        return self.plays_bring_in and self.bring_in > 0
 
     def clockwise(self) -> tuple[int, ...]:
         """Seat numbers clockwise from the dealer's left; a playing dealer's own seat comes last."""

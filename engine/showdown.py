@@ -120,8 +120,8 @@ class HandResult:
         }
 
 
-def _low_key(card: Card) -> tuple[int, int]:
-    return (1 if card.rank == 14 else card.rank, card.suit_order)
+def _low_index(card: Card) -> int:
+    return card.low_index
 
 
 def rule_order(
@@ -134,8 +134,8 @@ def rule_order(
     """Tied winners in the order they receive odd chips, each with the card that decided."""
     if rule == "high-card-suit" and all(s in hands for s in seats):
         if low:
-            keyed = [(min(hands[s].cards, key=_low_key), s) for s in seats]
-            keyed.sort(key=lambda t: _low_key(t[0]))
+            keyed = [(min(hands[s].cards, key=_low_index), s) for s in seats]
+            keyed.sort(key=lambda t: t[0].low_index)
         else:
             keyed = [(max(hands[s].cards), s) for s in seats]
             keyed.sort(key=lambda t: t[0], reverse=True)

@@ -31,9 +31,9 @@ def test_random_hands_keep_every_invariant(
     house: dict[str, object] = {
         "odd_chip": odd_chip, "burns": burns, "heads_up_uncapped": uncapped
     }
-    if variant == "soko":
+    if not VARIANTS[variant].bring_in:
         house["bring_in"] = rng.random() < 0.5
-    if variant in ("seven-card-stud", "five-card-stud"):
+    if VARIANTS[variant].open_pair_street is not None:
         house["open_pair_double"] = rng.random() < 0.5
     game = random_settings(rng, variant, **house)
     unit = game.chip_unit
