@@ -10,7 +10,7 @@ the raise count and who may still raise.
 >>> round = BettingRound(step=5, opening="forced")
 >>> round.options(1, bet=0, stack=99, settings=stakes, callers=2)
 [LegalAction(action='bring_in', amount=2, to=2), LegalAction(action='complete', amount=5, to=5)]
->>> round.record(1, "bring_in", bet=2, all_in=False, settings=stakes)
+>>> round.record(1, "bring_in", bet=2, all_in=False, settings=stakes, callers=2)
 >>> round.options(2, bet=0, stack=99, settings=stakes, callers=2)
 [LegalAction(action='call', amount=2, to=2), LegalAction(action='complete', amount=5, to=5), \
 LegalAction(action='fold', amount=0, to=0)]
@@ -52,7 +52,8 @@ class BettingRound:
     seat here may call but not raise (§4), and is not asked again unless it owes a call."""
 
     uncapped: bool = False
-    """The round has no cap: it was heads-up before the cap was reached (§1, house rule
+    """The round has no cap: at most two players could still bet before the cap was reached,
+    whether the round started so or came down to two by folds or all-ins (§1, house rule
     ``heads_up_uncapped``)."""
 
     open_pair: bool = False
@@ -75,17 +76,27 @@ class BettingRound:
     to_act: int | None = None
     """The seat to act now; None when nobody is (the round is over or has no betting)."""
 
-    def can_raise(self, number: int, settings: GameSettings) -> bool:
-        """Whether ``number`` may still bet or raise: it has not acted since the last full raise
-        and the round is not capped (§1, §4)."""
-        capped = not self.uncapped and self.raises >= 1 + settings.house.max_raises
-        return number not in self.acted and not capped
+    def capped(self, settings: GameSettings) -> bool:
+        """Whether the round has reached its cap: the bet and ``max_raises`` raises (§1)."""
+        return not self.uncapped and self.raises >= 1 + settings.house.max_raises
+
+    def can_raise(self, number: int, settings: GameSettings, callers: int) -> bool:
+        """Whether ``number`` may still bet or raise: another player could still call it (§4),
+        it has not acted since the last full raise (§4), and the round is not capped (§1)."""
+        return callers >= 2 and number not in self.acted and not self.capped(settings)
+
+    def count_callers(self, callers: int, settings: GameSettings) -> None:
+        """Note how many players could still put chips in: once at most two can, before the cap
+        is reached, the round is heads-up and has no cap (§1, house rule ``heads_up_uncapped``)."""
+        if settings.house.heads_up_uncapped and callers <= 2 and not self.capped(settings):
+            self.uncapped = True
 
     def options(
         self, number: int, bet: int, stack: int, settings: GameSettings, callers: int
     ) -> list[LegalAction]:
         """What seat ``number``, with ``bet`` in front of it this round and ``stack`` behind, may
-        do. ``callers`` is how many players still in could still put chips in (§4)."""
+        do. ``callers`` is how many players could still put chips in, this seat among them: a bet
+        or raise nobody else could call is not offered (§4)."""
         opts: list[LegalAction] = []
         if self.opening is not None:
             # §3: the bring-in, or the optional first action when the low card is all in
@@ -102,7 +113,7 @@ class BettingRound:
             opts.append(LegalAction("call", min(to_call, stack), bet + min(to_call, stack)))
         else:
             opts.append(LegalAction("check", 0, bet))
-        if stack > to_call and self.can_raise(number, settings):
+        if stack > to_call and self.can_raise(number, settings, callers):
             name = "bet" if self.current == 0 else ("complete" if self.full == 0 else "raise")
             steps = [self.step]
             if self.open_pair and self.step < settings.big_bet:
@@ -116,10 +127,17 @@ class BettingRound:
         return opts
 
     def record(
-        self, number: int, action: str, bet: int, all_in: bool, settings: GameSettings
+        self,
+        number: int,
+        action: str,
+        bet: int,
+        all_in: bool,
+        settings: GameSettings,
+        callers: int,
     ) -> None:
         """Seat ``number`` made ``action``; ``bet`` is its round total after it, ``all_in`` says
-        whether that took its last chip. A fold changes nothing here (the hand folds the seat)."""
+        whether that took its last chip, ``callers`` how many players could still put chips in
+        after it (the hand folds the seat and moves the chips)."""
         if action in ("check", "call"):
             self.acted.add(number)
         elif action == "bring_in":
@@ -144,10 +162,13 @@ class BettingRound:
                 self.acted.add(number)
             self.current = max(self.current, bet)
             self.aggressor = number
+        self.count_callers(callers, settings)
 
     def pending(self, number: int, bet: int, callers: int) -> bool:
         """Whether seat ``number``, still in and not all in, with ``bet`` in front of it, has to
-        act before the round ends; ``callers`` is how many players could still put chips in."""
+        act before the round ends; ``callers`` is how many players could still put chips in.
+        With nobody else left to bet against, a seat that owes nothing is not asked (§4), nor
+        offered the optional first action (§3)."""
         if self.opening == "open":
-            return number not in self.acted
+            return number not in self.acted and callers >= 2
         return bet < self.current or (number not in self.acted and callers >= 2)

@@ -715,10 +715,8 @@ class Hand:
         street = self.variant.streets[self._street]
         bettable = self._bettable()
         step = self.settings.big_bet if street.big_bet else self.settings.small_bet
-        self._round = BettingRound(
-            step=step,
-            uncapped=self.settings.house.heads_up_uncapped and len(bettable) == 2,
-        )
+        self._round = BettingRound(step=step)
+        self._round.count_callers(len(bettable), self.settings)
         if self._street == self.variant.open_pair_street and self.settings.house.open_pair_double:
             for n in self._live():
                 ranks = [c.rank for c in self._seats[n].upcards()]
@@ -750,7 +748,9 @@ class Hand:
             if len(live) == 1:
                 self._finish_fold(live[0])
                 return
-        self._round.record(event.seat, event.action, seat.bet, seat.all_in, self.settings)
+        self._round.record(
+            event.seat, event.action, seat.bet, seat.all_in, self.settings, len(self._bettable())
+        )
         self._advance(event.seat)
 
     def _advance(self, after: int) -> None:
