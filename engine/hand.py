@@ -338,10 +338,15 @@ class Hand:
                     ("downs", street.downs),
                     ("ups", street.ups),
                     ("runout", self._runout),
+                    ("burns_back", self._burns_back),
                 ),
             )
         if self._phase == "community":
-            return Prompt("community", (), (("runout", "community"),))
+            return Prompt(
+                "community",
+                (),
+                (("runout", "community"), ("burns_back", self._burns_back), ("burn", self._burn)),
+            )
         if self._phase == "betting":
             seat = self._round.to_act
             assert seat is not None
@@ -356,6 +361,7 @@ class Hand:
                         ("bring_in", options["bring_in"].to),
                         ("complete", None if complete is None else complete.to),
                         ("optional", self._round.opening == "open"),
+                        ("all_in", options["bring_in"].amount == self._seats[seat].stack),
                     ),
                 )
             return Prompt("act", (seat,), (("name", seat_name[seat]),))
@@ -391,6 +397,8 @@ class Hand:
         self._deck_left = 52
         self._burned = 0
         self._runout: str | None = None
+        self._burns_back = 0
+        self._burn = False
         self._street = 0
         self._phase = "deal"
         self._need: dict[int, list[int]] = {}
@@ -422,15 +430,23 @@ class Hand:
         street = self.variant.streets[index]
         live = self._live()
         self._runout = None
+        self._burns_back = 0
+        self._burn = False
         if index > 0:
-            burn = 1 if self.settings.house.burns else 0
-            needed = len(live) * street.cards + burn
+            # docs/rules.md §5: the dealer needs one card per player still in, plus the burn; a
+            # short deck takes the burns back, and if still short turns one community card
+            burns = self.settings.house.burns
+            needed = len(live) * street.cards + (1 if burns else 0)
             if self._deck_left < needed:
+                self._burns_back = self._burned
                 self._deck_left += self._burned
                 self._burned = 0
                 self._runout = "burns-back" if self._deck_left >= needed else "community"
-            self._deck_left -= burn
-            self._burned += burn
+            # the burn before a community card only when a card is left to turn after it
+            self._burn = burns and (self._runout != "community" or self._deck_left >= 2)
+            if self._burn:
+                self._deck_left -= 1
+                self._burned += 1
         if self._runout == "community":
             self._phase = "community"
             self._need = {}

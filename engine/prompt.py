@@ -107,14 +107,20 @@ class Prompt:
                 seats=", ".join(map(str, self.seats)),
             )
             if p.get("runout") == "burns-back":
-                text = translate("play.prompt.burns_back", lang, then=text)
+                step = _burns_back(p.get("burns_back", 0), lang)
+                text = translate("play.prompt.burns_back", lang, step=step, then=text)
             return text
         if self.kind == "community":
-            return translate("play.prompt.community", lang)
+            # docs/rules.md §5: each step that applies, in the order the dealer does them
+            steps = [_burns_back(p["burns_back"], lang)] if p.get("burns_back") else []
+            if p.get("burn"):
+                steps.append(translate("play.step.burn", lang))
+            steps.append(translate("play.step.community", lang))
+            return translate("play.prompt.community", lang, steps=_steps(steps, lang))
         if self.kind == "bring_in":
             key = "play.prompt.bring_in_open" if p.get("optional") else "play.prompt.bring_in"
             if p.get("complete") is None:
-                key += "_only"
+                key += "_all_in" if p.get("all_in") else "_only"
             return translate(
                 key, lang, seat=seat_label, amount=p["bring_in"], complete=p.get("complete")
             )
@@ -126,6 +132,18 @@ class Prompt:
                 key = "play.prompt.must_show"
             return translate(key, lang, seat=seat_label)
         return translate(f"play.prompt.{self.kind}", lang)
+
+
+def _burns_back(count: int, lang: str) -> str:
+    if count == 1:
+        return translate("play.step.burn_back", lang)
+    return translate("play.step.burns_back", lang, count=count)
+
+
+def _steps(steps: list[str], lang: str) -> str:
+    if len(steps) == 1:
+        return steps[0]
+    return translate("play.steps", lang, head=", ".join(steps[:-1]), last=steps[-1])
 
 
 def _seat_label(seat: int, name: str, lang: str) -> str:

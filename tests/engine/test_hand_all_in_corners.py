@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.cards import Card
+from engine.events import Community
 from engine.hand import Hand
 from engine.hand_errors import IllegalActionError
 from tests.engine.hand_helpers import act, check, deal, passive, settings
@@ -113,3 +115,85 @@ def test_heads_up_stays_capped_when_the_house_says_so() -> None:
     act(hand, (1, "bring_in"), (2, "complete"), (3, "fold"))
     act(hand, (1, "raise"), (2, "raise"), (1, "raise"))
     check(hand, 3 + 20 + 15, 2, [("call", 20), ("fold", 15)])
+
+
+# --------------------------------------------------------------------------- §3 the bring-in
+
+
+def test_a_bring_in_of_the_whole_small_bet_with_chips_behind_is_not_all_in() -> None:
+    hand = Hand(settings(bring_in=5))
+    deal(hand, THIRD)
+    assert hand.prompt().text() == "Seat 1 (P1) brings in for 5"
+    assert hand.prompt().text("it") == "Posto 1 (P1) apre col bring-in da 5"
+    assert hand.prompt().param("all_in") is False
+
+
+def test_a_bring_in_that_takes_the_last_chip_is_announced_all_in() -> None:
+    hand = Hand(settings(stacks={1: 6, 2: 100, 3: 100}, bring_in=5))
+    deal(hand, THIRD)
+    assert hand.prompt().text() == "Seat 1 (P1) brings in for 5 (all in)"
+    assert hand.prompt().param("all_in") is True
+
+
+# --------------------------------------------------------------------------- §5 a short deck
+
+RANKS = "23456789TJQKA"
+
+
+def _eight_players_to_sixth(burns: bool = True) -> Hand:
+    stacks = {seat: 100 for seat in range(1, 9)}
+    hand = Hand(settings(stacks=stacks, burns=burns))
+    cards = iter(Card.parse(r + s) for r in RANKS for s in "cdhs")
+    deal(hand, {seat: f"?? ?? {next(cards)}" for seat in stacks})
+    passive(hand)
+    for _ in range(3):
+        deal(hand, {seat: str(next(cards)) for seat in stacks})
+        passive(hand)
+    return hand
+
+
+def test_a_short_deck_puts_the_burns_back_before_the_community_card() -> None:
+    hand = _eight_players_to_sixth()
+    # 48 cards dealt and 3 burned: the dealer holds one card, so the burns go back first
+    prompt = hand.prompt()
+    assert prompt.kind == "community"
+    assert (prompt.param("burns_back"), prompt.param("burn")) == (3, True)
+    assert prompt.text() == (
+        "The deck is short for the last street: put the 3 burned cards back into the stub, "
+        "burn a card and turn one community card face up in the middle; every player uses it"
+    )
+    assert prompt.text("it") == (
+        "Il mazzo non basta per l'ultima carta: rimetti le 3 carte bruciate nel mazzo, "
+        "brucia una carta e scopri una carta comune al centro; vale per tutti i giocatori"
+    )
+    assert hand.state.deck_left == 3  # four in the stub, one burned
+    hand.push(Community(Card.parse("As")))
+    assert hand.state.deck_left == 2
+
+
+def test_a_short_deck_without_burns_only_turns_the_community_card() -> None:
+    hand = _eight_players_to_sixth(burns=False)
+    prompt = hand.prompt()
+    assert prompt.kind == "community"
+    assert (prompt.param("burns_back"), prompt.param("burn")) == (0, False)
+    assert prompt.text() == (
+        "The deck is short for the last street: turn one community card face up in the middle; "
+        "every player uses it"
+    )
+    assert hand.state.deck_left == 4
+
+
+def test_a_short_deck_says_how_many_burned_cards_go_back() -> None:
+    stacks = {n: 100 for n in range(1, 11)}
+    hand = Hand(settings("five-card-stud", stacks=stacks))
+    cards = iter(Card.parse(r + s) for r in RANKS for s in "cdhs")
+    deal(hand, {n: f"?? {next(cards)}" for n in stacks})
+    passive(hand)
+    for _ in range(2):
+        deal(hand, {n: str(next(cards)) for n in stacks})
+        passive(hand)
+    assert hand.prompt().param("burns_back") == 2
+    assert hand.prompt().text() == (
+        "The deck is short: put the 2 burned cards back into the stub. "
+        "Deal fifth street: one up to seats 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
+    )
