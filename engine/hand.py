@@ -887,6 +887,7 @@ class Hand:
                     self._order,
                     self.settings.chip_unit,
                     lowball=showdown == "low",
+                    shared=tuple(self._community),
                 )
             )
         self._finish(tuple(results), self._returned, showdown=True, paid_back=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import Card
-from engine.events import Community
+from engine.cards import Card, parse_cards
+from engine.events import Community, Muck, Show
 from engine.hand import Hand
 from engine.hand_errors import IllegalActionError
 from tests.engine.hand_helpers import act, check, deal, passive, settings
@@ -197,3 +197,52 @@ def test_a_short_deck_says_how_many_burned_cards_go_back() -> None:
         "The deck is short: put the 2 burned cards back into the stub. "
         "Deal fifth street: one up to seats 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
     )
+
+
+# --------------------------------------------------------------------------- §6 the odd chip
+
+
+def test_the_odd_chip_by_suit_is_not_decided_by_the_community_card() -> None:
+    """Seats 2 and 5 both play A-K-Q-J-T with the community A♠: their own cards decide, and
+    seat 5's K♠ beats seat 2's K♥."""
+    stacks = {seat: 100 for seat in range(1, 9)}
+    hand = Hand(settings(stacks=stacks, big=15, odd_chip="high-card-suit"))
+    hands = {  # two downs, then the up cards of third to sixth street
+        1: "?? ?? 2c 3c 4c 8c",
+        2: "Kh Qd Jc Tc 2d 3h",
+        3: "?? ?? 2s 3s 4d 8d",
+        4: "?? ?? 4h 5h 6h 8h",
+        5: "Ks Qc Jh Th 5d 6c",
+        6: "?? ?? 5s 6s 7s 8s",
+        7: "?? ?? 7c 7d 9c 9d",
+        8: "?? ?? 9h 9s 2h 3d",
+    }
+    cards = {seat: text.split() for seat, text in hands.items()}
+    deal(hand, {seat: " ".join(c[:3]) for seat, c in cards.items()})
+    passive(hand)
+    for street in (3, 4):
+        deal(hand, {seat: c[street] for seat, c in cards.items()})
+        passive(hand)
+    deal(hand, {seat: c[5] for seat, c in cards.items()})
+    # sixth street: the first to act bets 15; seats 2, 5 and two others call, three fold
+    folders = [s for s in (1, 3, 4, 6, 7, 8) if s != hand.to_act][:3]
+    act(hand, (hand.to_act or 0, "bet"))
+    while hand.to_act is not None:
+        act(hand, (hand.to_act, "fold" if hand.to_act in folders else "call"))
+    assert hand.prompt().kind == "community"
+    hand.push(Community(Card.parse("As")))
+    passive(hand)
+    while hand.next_to_show is not None:
+        seat = hand.next_to_show
+        if seat in (2, 5):
+            hand.push(Show(seat, parse_cards(cards[seat][:2])))
+        else:
+            hand.push(Muck(seat))
+    result = hand.result
+    assert result is not None
+    pot = result.pots[0]
+    assert pot.amount == 8 + 8 * 2 + 5 * 15  # odd: 99
+    assert dict(pot.awards) == {2: 49, 5: 50}
+    (chip,) = pot.odd_chips
+    assert chip.seat == 5 and chip.card == Card.parse("Ks")
+    assert chip.text() == "odd chip (1) of the pot to seat 5: highest card by suit (K♠)"
