@@ -51,6 +51,7 @@ from engine.events import (
     Misdeal,
     Muck,
     Show,
+    check_fields,
     event_from_dict,
 )
 from engine.hand_errors import (
@@ -133,6 +134,8 @@ class Hand:
         self._check(event)
 
     def can(self, event: Event) -> bool:
+        """Whether ``event`` fits now: False wherever :meth:`verify` raises, a field of the wrong
+        kind included."""
         try:
             self._check(event)
         except HandError:
@@ -457,6 +460,7 @@ class Hand:
     # ------------------------------------------------------------------ checking events
 
     def _check(self, event: Event) -> Event:
+        check_fields(event)
         if self._phase == "over":
             raise HandOverError("play.error.over")
         if isinstance(event, Act):
@@ -473,8 +477,6 @@ class Hand:
             return self._check_show(event)
         elif isinstance(event, Muck):
             self._check_muck(event)
-        elif not isinstance(event, Misdeal):
-            raise HandError(f"{event!r} is not an event of a hand")
         return event
 
     def _seat(self, number: int) -> _Seat:
@@ -486,8 +488,6 @@ class Hand:
         return seat
 
     def _check_new_card(self, card: Card) -> None:
-        if not isinstance(card, Card):
-            raise DealError(f"{card!r} is not a card")
         holder = self._used.get(card)
         if holder is not None:
             raise DuplicateCardError("play.error.duplicate", card=str(card), where=Where(holder))
@@ -597,7 +597,7 @@ class Hand:
         for card in cards:
             if card not in downs_known:
                 self._check_new_card(card)
-        return event
+        return Show(event.seat, tuple(event.cards))
 
     def _check_muck(self, event: Muck) -> None:
         if self._phase != "showdown":
