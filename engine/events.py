@@ -134,8 +134,6 @@ only legal one; not 2.0
     if isinstance(event, Community):
         _check_card(event.card)
         return
-    if isinstance(event.seat, bool) or not isinstance(event.seat, int):
-        raise HandError("play.error.seat_type", value=repr(event.seat))
     if isinstance(event, Deal):
         if event.card is not None:
             _check_card(event.card)
@@ -156,6 +154,8 @@ only legal one; not 2.0
             raise HandError("play.error.cards_type", value=repr(event.cards))
         for card in event.cards:
             _check_card(card)
+    if isinstance(event.seat, bool) or not isinstance(event.seat, int):
+        raise HandError("play.error.seat_type", value=repr(event.seat))
 
 
 def _check_card(card: object) -> None:

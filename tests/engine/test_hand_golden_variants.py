@@ -255,7 +255,8 @@ def test_json_replays_to_the_same_state_and_names_a_bad_event() -> None:
          "seat 2's stack 62 is not a multiple of the chip unit 5"),
         ({"dealer": 4}, "the dealer position 4 is not a seat"),
         ({"variant": "seven-card-stud-hilo", "house": {"open_pair_double": True}},
-         "the open-pair rule is played only in seven-card and five-card stud"),
+         "the open-pair rule is played only in five-card-stud and seven-card-stud, not in "
+         "seven-card-stud-hilo"),
         ({"house": {"odd_chip": "random"}}, "odd_chip 'random' is not a rule"),
         ({"big_bet": 4}, "the big bet (4) must be at least the small bet (5)"),
     ],

@@ -71,7 +71,7 @@ def test_a_card_that_is_not_a_card_value_is_refused() -> None:
     assert str(error) == "'Ah' is not a card: give a Card, such as Card.parse('Ah')"
     _refused(hand, Deal(1, Card.parse("Ah"), "up"))  # type: ignore[arg-type]
     assert str(_refused(hand, Deal(1, Card.parse("Ah"), 1))) == (  # type: ignore[arg-type]
-        "'up' must be True or False, not 1"
+        "'up' must be true or false, not 1"
     )
 
 
