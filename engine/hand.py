@@ -1,4 +1,5 @@
-"""One hand of stud as a state machine over the dealer's events: verify, can, push, pop.
+"""One hand of stud as a state machine over the dealer's events: verify, can, push, pop. The rules
+it plays are those of docs/rules.md; each names its section there.
 
 The hand is the fold of its events: :meth:`Hand.push` checks an event and applies it (an event that
 does not fit raises a :class:`~engine.hand_errors.HandError` child and changes nothing),
@@ -566,6 +567,7 @@ class Hand:
         )
 
     def _must_show(self, number: int) -> bool:
+        """docs/rules.md §6: a player all in before the last round must show."""
         seat = self._seats[number]
         return seat.all_in and seat.all_in_street < self.variant.last_street
 
@@ -712,6 +714,8 @@ class Hand:
         return None
 
     def _best_exposed(self, seats: Sequence[int]) -> int:
+        """docs/rules.md §3: the best exposed hand among ``seats`` (up cards only), ties to the
+        seat nearest the dealer."""
         last = self._last_round
         best_seat = seats[0]
         best_value: HandValue | None = None
@@ -727,6 +731,8 @@ class Hand:
         return best_seat
 
     def _start_round(self) -> None:
+        """A betting round: none when at most one player can bet (docs/rules.md §4); the first
+        round opened as §3 says, later rounds by the best exposed hand (§3)."""
         self._phase = "betting"
         street = self.variant.streets[self._street]
         bettable = self._bettable()
@@ -795,6 +801,9 @@ class Hand:
     # ------------------------------------------------------------------ the end of the hand
 
     def _start_showdown(self) -> None:
+        """docs/rules.md §6: the last to bet or raise on the last round shows first, else the
+        first to act on it, else (no betting) the best exposed hand; then clockwise. §4: an
+        uncalled bet goes back first."""
         self._phase = "showdown"
         live = self._live()
         if self._round.aggressor is not None:
@@ -893,6 +902,7 @@ class Hand:
         self._finish(tuple(results), self._returned, showdown=True, paid_back=True)
 
     def _finish_fold(self, winner: int) -> None:
+        """docs/rules.md §4: the last player left wins every pot it can, without a showdown."""
         committed = {n: s.committed for n, s in self._seats.items()}
         pots, returned = build_pots(committed, {winner})
         self._final_pots = pots

@@ -51,14 +51,21 @@ def _bool(name: str, value: object) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """The rules a table may play differently; defaults are those of RULES.md."""
+    """The rules a table may play differently, each with its default: docs/rules.md §8."""
 
     max_raises: int = 3
+    """Raises allowed after the bet in a round; 0 allows the bet only (§1)."""
     heads_up_uncapped: bool = True
+    """No cap once at most two players who can bet are left before the cap is reached (§1)."""
     open_pair_double: bool = False
+    """A pair showing on the second round allows the big bet; seven-card and five-card stud
+    (§3)."""
     bring_in: bool = False
+    """Sökö with a bring-in by the lowest upcard, as the other games (§3)."""
     odd_chip: OddChipRule = "nearest-dealer"
+    """Who gets an odd chip of a tie: ``nearest-dealer`` or ``high-card-suit`` (§6)."""
     burns: bool = True
+    """A burn before each street after the first (§1, §5)."""
 
     def __post_init__(self) -> None:
         if _int(_Field("max_raises"), self.max_raises) < 0:

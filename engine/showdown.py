@@ -1,4 +1,5 @@
-"""How each pot is pushed: winners, hi/lo halves, ties in whole chips and the odd chips' reasons.
+"""How each pot is pushed: winners, hi/lo halves, ties in whole chips and the odd chips' reasons
+(docs/rules.md §6).
 
 The hand calls :func:`settle` once the showdown (or the fold to one player) is over.
 """
