@@ -69,7 +69,7 @@ from engine.hand_state import CardSlot, HandState, SeatState
 from engine.pots import Pot, build_pots
 from engine.prompt import ActionWord, LegalAction, Prompt, StreetWord, Where, Words
 from engine.settings import GameSettings
-from engine.showdown import HandResult, PotResult, Share, best, settle_pot
+from engine.showdown import HandResult, PotResult, Share, settle
 
 __all__ = ["CardSlot", "Hand", "HandState", "LegalAction", "Prompt", "SeatState", "replay"]
 
@@ -869,37 +869,23 @@ class Hand:
                     if low is not None:
                         lows[number] = low
 
-        def high_winners(seats: Sequence[int]) -> tuple[list[int], dict[int, HandValue]]:
-            if len(seats) == 1:
-                return list(seats), {s: values[s] for s in seats if s in values}
-            return best(seats, values), values
-
-        def low_winners(seats: Sequence[int]) -> tuple[list[int], dict[int, HandValue]]:
-            qualified = [s for s in seats if s in lows]
-            if not qualified:
-                return [], lows
-            return best(qualified, lows), lows
-
-        results: list[PotResult] = []
-        for index, pot in enumerate(self._final_pots):
-            contenders = [s for s in pot.eligible if not self._seats[s].mucked]
-            if not contenders:
-                contenders = [[s for s in self._mucks if s in pot.eligible][-1]]
-            results.append(
-                settle_pot(
-                    index,
-                    pot,
-                    high_winners,
-                    low_winners if showdown == "hilo" else None,
-                    contenders,
-                    self.settings.house.odd_chip,
-                    self._order,
-                    self.settings.chip_unit,
-                    lowball=showdown == "low",
-                    shared=tuple(self._community),
-                )
-            )
-        self._finish(tuple(results), self._returned, showdown=True, paid_back=True)
+        contenders = []
+        for pot in self._final_pots:
+            alive = [s for s in pot.eligible if not self._seats[s].mucked]
+            # a pot whose every hand was mucked goes to the last to muck (docs/rules.md §6)
+            contenders.append(alive or [[s for s in self._mucks if s in pot.eligible][-1]])
+        results = settle(
+            self._final_pots,
+            contenders,
+            values,
+            lows if showdown == "hilo" else None,
+            rule=self.settings.house.odd_chip,
+            clockwise=self._order,
+            unit=self.settings.chip_unit,
+            lowball=showdown == "low",
+            shared=tuple(self._community),
+        )
+        self._finish(results, self._returned, showdown=True, paid_back=True)
 
     def _finish_fold(self, winner: int) -> None:
         """docs/rules.md §4: the last player left wins every pot it can, without a showdown."""

@@ -1,7 +1,7 @@
 """How each pot is pushed: winners, hi/lo halves, ties in whole chips and the odd chips' reasons
 (docs/rules.md §6).
 
-The hand calls :func:`settle` once the showdown (or the fold to one player) is over.
+The hand calls :func:`settle` once the showdown is over.
 """
 
 from __future__ import annotations
@@ -246,4 +246,42 @@ def settle_pot(
         no_low=winners_low is not None and len(contenders) > 1 and not low_seats,
         odd_chips=tuple(odd_chips),
         awards=tuple(sorted(awards.items())),
+    )
+
+
+def settle(
+    pots: Sequence[Pot],
+    contenders: Sequence[Sequence[int]],
+    values: Mapping[int, HandValue],
+    lows: Mapping[int, HandValue] | None,
+    *,
+    rule: str,
+    clockwise: Sequence[int],
+    unit: int,
+    lowball: bool = False,
+    shared: Collection[Card] = (),
+) -> tuple[PotResult, ...]:
+    """Push every pot (docs/rules.md §6), each on its own: ``contenders[i]`` are the seats still
+    holding a hand among those who can win ``pots[i]``; ``values`` the shown hands by the game's
+    ranking (razz's low when ``lowball``); ``lows`` the qualifying 8-or-better lows of a hi/lo
+    game (None in the other games); ``shared`` the community cards."""
+
+    def high_winners(seats: Sequence[int]) -> tuple[list[int], Mapping[int, HandValue]]:
+        if len(seats) == 1:
+            return list(seats), {s: values[s] for s in seats if s in values}
+        return best(seats, values), values
+
+    def low_winners(seats: Sequence[int]) -> tuple[list[int], Mapping[int, HandValue]]:
+        assert lows is not None
+        qualified = [s for s in seats if s in lows]
+        if not qualified:
+            return [], lows
+        return best(qualified, lows), lows
+
+    return tuple(
+        settle_pot(
+            index, pot, high_winners, None if lows is None else low_winners, seats, rule,
+            clockwise, unit, lowball=lowball, shared=shared,
+        )
+        for index, (pot, seats) in enumerate(zip(pots, contenders, strict=True))
     )
