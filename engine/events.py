@@ -9,6 +9,7 @@ Act(seat=2, action='call', amount=4)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -127,39 +128,67 @@ def check_fields(event: object) -> None:
     engine.hand_errors.HandError: The amount must be a whole number of chips, or none for the \
 only legal one; not 2.0
     """
-    if not isinstance(event, Deal | Community | Act | Identify | Expose | Show | Muck | Misdeal):
-        raise HandError("play.error.not_event", value=repr(event), types=", ".join(EVENT_TYPES))
-    if isinstance(event, Misdeal):
-        return
-    if isinstance(event, Community):
-        _check_card(event.card)
-        return
-    if isinstance(event, Deal):
-        if event.card is not None:
-            _check_card(event.card)
-        if not isinstance(event.up, bool):
-            raise HandError("play.error.up_type", value=repr(event.up))
-    elif isinstance(event, Act):
-        if event.action not in ACTIONS:
+    check = _CHECKS.get(type(event))
+    if check is None:  # a subclass of an event, or not an event at all
+        check = next((c for t, c in _CHECKS.items() if isinstance(event, t)), None)
+        if check is None:
             raise HandError(
-                "play.error.action_name", value=repr(event.action), actions=", ".join(ACTIONS)
+                "play.error.not_event", value=repr(event), types=", ".join(EVENT_TYPES)
             )
-        amount = event.amount
-        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-            raise HandError("play.error.amount_type", value=repr(amount))
-    elif isinstance(event, Identify | Expose):
+    check(event)
+
+
+def _check_seat(seat: object) -> None:
+    if type(seat) is not int:  # True, 2.0 and Decimal(2) are not seat numbers
+        raise HandError("play.error.seat_type", value=repr(seat))
+
+
+def _check_act(event: Act) -> None:
+    if event.action not in _ACTION_SET:
+        raise HandError(
+            "play.error.action_name", value=repr(event.action), actions=", ".join(ACTIONS)
+        )
+    if event.amount is not None and type(event.amount) is not int:
+        raise HandError("play.error.amount_type", value=repr(event.amount))
+    _check_seat(event.seat)
+
+
+def _check_deal(event: Deal) -> None:
+    if event.card is not None:
         _check_card(event.card)
-    elif isinstance(event, Show):
-        if not isinstance(event.cards, tuple | list):
-            raise HandError("play.error.cards_type", value=repr(event.cards))
-        for card in event.cards:
-            _check_card(card)
-    if isinstance(event.seat, bool) or not isinstance(event.seat, int):
-        raise HandError("play.error.seat_type", value=repr(event.seat))
+    if type(event.up) is not bool:
+        raise HandError("play.error.up_type", value=repr(event.up))
+    _check_seat(event.seat)
+
+
+def _check_seat_card(event: Identify | Expose) -> None:
+    _check_card(event.card)
+    _check_seat(event.seat)
+
+
+def _check_show(event: Show) -> None:
+    if not isinstance(event.cards, tuple | list):
+        raise HandError("play.error.cards_type", value=repr(event.cards))
+    for card in event.cards:
+        _check_card(card)
+    _check_seat(event.seat)
+
+
+_CHECKS: dict[type, Callable[[Any], None]] = {
+    Act: _check_act,
+    Deal: _check_deal,
+    Community: lambda event: _check_card(event.card),
+    Identify: _check_seat_card,
+    Expose: _check_seat_card,
+    Show: _check_show,
+    Muck: lambda event: _check_seat(event.seat),
+    Misdeal: lambda event: None,
+}
+_ACTION_SET = frozenset(ACTIONS)
 
 
 def _check_card(card: object) -> None:
-    if not isinstance(card, Card):
+    if type(card) is not Card:
         raise HandError("play.error.card_type", value=repr(card))
 
 

@@ -770,13 +770,11 @@ class Hand:
             if len(live) == 1:
                 self._finish_fold(live[0])
                 return
-        self._round.record(
-            event.seat, event.action, seat.bet, seat.all_in, self.settings, len(self._bettable())
-        )
-        self._advance(event.seat)
-
-    def _advance(self, after: int) -> None:
         callers = len(self._bettable())
+        self._round.record(event.seat, event.action, seat.bet, seat.all_in, self.settings, callers)
+        self._advance(event.seat, callers)
+
+    def _advance(self, after: int, callers: int) -> None:
         n = len(self._order)
         start = self._pos[after]
         for k in range(1, n + 1):
