@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from kiosk.i18n import t
+from kiosk.i18n import current_lang, t
 from kiosk.service import service
 from kiosk.table_setup import (
     GAMES,
@@ -62,8 +62,10 @@ def index() -> Response | tuple[str, int] | str:
             else:
                 try:
                     table.configure(wanted)
-                except ValueError as exc:
-                    problems.append(str(exc))
+                except ValueError as exc:  # the engine's checks, in the dealer's language
+                    from kiosk.live import error_text
+
+                    problems.append(error_text(exc, current_lang()))
                     setup, status = wanted, 400
                 else:
                     return redirect(url_for("dealer.index"))
