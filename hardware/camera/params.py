@@ -310,6 +310,34 @@ class Decide:
 
 
 @dataclass(frozen=True, slots=True)
+class Learned:
+    """Reading with the deck on the table (``hardware.camera.learned``)."""
+
+    #: the deck's own corners: any glyph paired with a suit-like one (``suit_like`` or more)
+    #: this many of its sizes away, of this size over its own, in the same ink
+    reach: tuple[float, float] = (0.5, 2.2)
+    sizes: tuple[float, float] = (0.45, 1.6)
+    suit_like: float = 0.05
+    #: nor a glyph read as a rank at this or more
+    not_suit: float = 0.5
+    #: a suit the deck prints away from its rank is the suit-like glyph nearest where its
+    #: layout puts it, within this many of the rank's sizes
+    snap: float = 1.5
+    #: a glyph read "other" or as a suit at this or more is no rank of the deck's
+    not_rank: float = 0.9
+    #: the likeness of a window to the nearest example of a class, over ``tau``, is that
+    #: class's weight (a softmax); a class the deck has no example of weighs as ``unseen``
+    tau: float = 0.05
+    unseen: float = 0.5
+    #: and "none of the deck's glyphs" weighs as a class this like
+    none: float = 0.6
+    #: the glyph classifier's reading joins the deck's with this power (0: the deck's alone)
+    generic: float = 1.0
+    #: the deck's reading of a card weighs against a corner's other reading from this
+    against: float = 0.9
+
+
+@dataclass(frozen=True, slots=True)
 class Params:
     """The recogniser's settings, one group per part."""
 
@@ -323,6 +351,7 @@ class Params:
     whole: Whole = field(default_factory=Whole)
     detail: Detail = field(default_factory=Detail)
     decide: Decide = field(default_factory=Decide)
+    learned: Learned = field(default_factory=Learned)
 
     def with_(self, **groups: object) -> Params:
         """These settings with some of their values changed: ``group=dict(name=value)``."""

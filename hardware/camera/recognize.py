@@ -37,6 +37,7 @@ import numpy.typing as npt
 from hardware.camera import DEFAULT_MIN_CONFIDENCE, decide, looks, pips, whole
 from hardware.camera.candidates import candidate_glyphs
 from hardware.camera.deck import Corner, Deck
+from hardware.camera.deck import Glyph as DeckGlyph
 from hardware.camera.find import Corners, corners
 from hardware.camera.glyphs import classify, read_glyphs
 from hardware.camera.nets import INDEX_PATHS, MODEL_PATH, UPRIGHT_PATH, VIEW_PATH, Networks
@@ -63,9 +64,12 @@ __all__ = [
 
 class CornerReader(Protocol):
     """A reader of the corners found (stage 2): evidence for each corner, in their order (a
-    reader of the learned deck, say, names the ranks and suits of a deck's examples)."""
+    reader of the learned deck, say, names the ranks and suits of a deck's examples); and the
+    corners it finds of its own, read (stage 1; none for most readers)."""
 
     def read(self, frame: Frame, corners: Sequence[Corner]) -> list[list[Evidence]]: ...
+
+    def find(self, frame: Frame, corners: Corners, found: Sequence[Found]) -> list[Found]: ...
 
 
 @dataclass(slots=True)
@@ -106,6 +110,8 @@ def find_and_read(frame: Frame, glyphs: list[Glyph], p: Params = DEFAULT,
         for f, evidence in zip(found, reader.read(frame, [f.corner for f in found]),
                                strict=True):
             f.evidence.extend(evidence)
+    for reader in readers:
+        found.extend(reader.find(frame, c, list(found)))
     read_loops(found, frame.gray, p)
     return c, found
 
@@ -125,7 +131,10 @@ class Recognizer:
         self.nets = Networks(model_path, upright_path, index_paths, view_path)
         self.min_confidence = min_confidence
         self.params = params
+        #: makes the reader of a deck's examples; None: the glyph network's, made for this
+        #: thread when first needed
         self.deck_reader = deck_reader
+        self._own_deck_reader: Callable[[Deck], CornerReader] | None = None
         #: the networks' files (another recogniser reading as this one is made of them)
         self.model_paths = self.nets.paths
 
@@ -181,6 +190,20 @@ class Recognizer:
         readings, unknown = decide.readings(found, c.vetoes, p)
         return Look(frame, glyphs, c, found, readings, unknown)
 
+    def corners(self, image: Image) -> tuple[list[Corner], list[DeckGlyph]]:
+        """What a deck may be learned from in a frame: every index corner (those the readers
+        found, and every glyph paired with a suit-like glyph beside it: ``learned.glyph_pairs``)
+        and every suit-like glyph (for a deck printing its suit away from its rank)."""
+        from hardware.camera.learned import glyph_pairs, pair_corner, suit_like
+
+        p = self.params.learned
+        look = self.look(image)
+        corners = [f.corner for f in look.found] + [
+            pair_corner(r, s) for r, s in glyph_pairs(look.glyphs, p)]
+        suits = [DeckGlyph(g.cx, g.cy, g.size) for g in look.glyphs
+                 if not g.half and suit_like(g, p)]
+        return corners, suits
+
     def readings(self, image: Image, detail: bool = False) -> list[tuple[CardReading, float]]:
         """Every card the corners of a frame name (at any confidence), with its rank's size."""
         return self.look(image, detail).readings
@@ -193,7 +216,7 @@ class Recognizer:
         the index networks, and the cards seen whole by the card-view network."""
         check_frame(image)
         p = self.params
-        readers = [self.deck_reader(deck)] if deck is not None and self.deck_reader else []
+        readers = [self._deck_reader()(deck)] if deck is not None and len(deck) else []
         own = self.look(image, detail, readers)
         found: list[CardReading] = []
         if detail and self.nets.index:
@@ -215,6 +238,15 @@ class Recognizer:
                     self.nets.index, more.frame, more.glyphs, p)]
         return decide.frame_result(own.readings, unknown, p, self.min_confidence, enlarged,
                                    found)
+
+    def _deck_reader(self) -> Callable[[Deck], CornerReader]:
+        if self.deck_reader is not None:
+            return self.deck_reader
+        if self._own_deck_reader is None:
+            from hardware.camera.learned import DeckReaders
+
+            self._own_deck_reader = DeckReaders(p=self.params.learned)
+        return self._own_deck_reader
 
     def _lone_ranks(self, look: Look) -> list[CardReading]:
         """The cards of the ranks with no card read near them, read by the card-view network

@@ -92,7 +92,7 @@ def scene_windows(decks: dict[str, Any], names: list[str], seed: int
                   ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """The windows of one synthetic scene: its visible index glyphs, labelled by deck and class,
     and a few other candidates, labelled as "anything else" (the last class)."""
-    from hardware.camera.recognize import candidate_glyphs
+    from hardware.camera.candidates import candidate_glyphs
     from hardware.training.synth import label_candidates, make_scene
 
     other = other_class(names)
@@ -133,7 +133,7 @@ def scene_windows(decks: dict[str, Any], names: list[str], seed: int
             cx, cy = (lo + hi) / 2.0 + np.array([rng.gauss(0, 0.06), rng.gauss(0, 0.06)]) * size
             way = down if gi < n else (-down[0], -down[1])
             windows.append(glyph_window(image, Glyph(float(cx), float(cy), size),
-                                        _turned(way, rng.gauss(0, 5.0))))
+                                        _turned(way, rng.gauss(0, 5.0)), dark))
             darks.append(dark)
             labels.append(deck_no * DECK_CLASSES + cls)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -143,7 +143,7 @@ def scene_windows(decks: dict[str, Any], names: list[str], seed: int
     for g in rng.sample(others, min(OTHERS_PER_SCENE, len(others))):
         angle = rng.uniform(0, 2 * math.pi)
         windows.append(glyph_window(image, Glyph(g.cx, g.cy, g.size),
-                                    (math.cos(angle), math.sin(angle))))
+                                    (math.cos(angle), math.sin(angle)), g.dark))
         darks.append(g.dark)
         labels.append(other)
     if not windows:

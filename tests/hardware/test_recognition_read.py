@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from hardware.camera import decide, looks
-from hardware.camera.deck import Corner, Deck
+from hardware.camera.deck import Corner, Deck, Example
 from hardware.camera.find import Corners, nearest_suit
 from hardware.camera.nets import RANK_CLASSES, SUIT_CLASSES, UPRIGHT_CLASSES
 from hardware.camera.params import DEFAULT, Params
@@ -92,6 +92,9 @@ class _Says:
         source = Source("read", "test", "says")
         return [[Evidence(source, self.p, self.card[0], self.card[1])] for _ in corners]
 
+    def find(self, frame: Frame, corners: Corners, found: Sequence[Found]) -> list[Found]:
+        return []
+
 
 def test_a_corner_reader_plugs_in_as_one_more_source_of_evidence(reader: Recognizer) -> None:
     # a reader given the corners found returns evidence for each: a card it names as the
@@ -118,12 +121,23 @@ def test_a_corner_reader_plugs_in_as_one_more_source_of_evidence(reader: Recogni
     r = Recognizer(min_confidence=0.0, deck_reader=deck_reader)
     plain = {c.card: c.confidence for c in r.read(scene).cards}
     assert made == []
-    learned = {c.card: c.confidence for c in r.read(scene, deck=Deck("Modiano")).cards}
+    assert {c.card for c in r.read(scene, deck=Deck("empty")).cards} == set(plain)
+    assert made == []  # a deck of no example has nothing to read with
+    learned = {c.card: c.confidence for c in r.read(scene, deck=_one_card("Modiano")).cards}
     assert [d.name for d in made] == ["Modiano"]
     assert learned["7d"] >= plain["7d"]
     assert any(str(e.source) == "read/test/says"
-               for c in r.read(scene, deck=Deck("x")).cards for e in c.evidence)
+               for c in r.read(scene, deck=_one_card("x")).cards for e in c.evidence)
     assert r.twin().deck_reader is deck_reader
+
+
+def _one_card(name: str) -> Deck:
+    """A deck of one example, a plain window for its rank and suit."""
+    deck = Deck(name)
+    plain = np.full((48, 48, 3), 255, np.uint8)
+    deck.add(Example("one", "7d", plain, plain, np.full((64, 64, 3), 255, np.uint8), True,
+                     "test"))
+    return deck
 
 
 def _readings(frame: Frame, glyphs: list[Glyph], readers: list[_Says]) -> list[CardReading]:
