@@ -332,7 +332,7 @@ class Learned:
     #: and "none of the deck's glyphs" weighs as a class this like
     none: float = 0.6
     #: the glyph classifier's reading joins the deck's with this power (0: the deck's alone)
-    generic: float = 1.0
+    generic: float = 0.5
     #: the deck's reading of a card weighs against a corner's other reading from this
     against: float = 0.9
 
