@@ -192,17 +192,23 @@ class DeckReader:
         self.embedder = embedder
         self.p = p
         self.ranks, self.suits = deck_points(embedder, list(deck))
+        #: the colour of the faces the deck's ranks are printed on (Lab), one per example
+        self.grounds = np.array([ground(e.rank, e.dark) for e in deck if e.rank is not None],
+                                np.float32).reshape(-1, 3)
         #: where the deck prints its suits from its ranks, read for a corner with no suit
         #: glyph beside its rank (None: such corners are read by their rank alone)
         self.layout = deck.layout()
 
-    def _probs(self, frame: Frame, corners: Sequence[Corner]
+    def _probs(self, frame: Frame, corners: Sequence[Corner], on_face: bool = False
                ) -> list[tuple[dict[str, float] | None, dict[str, float] | None]]:
         """The deck's probability of each rank and each suit, for each corner (None where the
-        corner has no such glyph or the deck no example of that kind)."""
+        corner has no such glyph or the deck no example of that kind, and, ``on_face``, both
+        None where its rank is not printed on a face of the deck's colour)."""
         image = frame.image if frame.image is not None \
             else cv2.cvtColor(frame.gray, cv2.COLOR_GRAY2BGR)
         windows = [glyph_window(image, c.rank, c.down, c.dark) for c in corners]
+        faced = [not on_face or self.on_face(w, c.dark) for w, c in zip(windows, corners,
+                                                                       strict=True)]
         darks = [c.dark for c in corners]
         layout = self.layout
         has_suit = [i for i, c in enumerate(corners) if c.suit is not None or layout is not None]
@@ -217,12 +223,25 @@ class DeckReader:
         suit_at = {i: len(corners) + k for k, i in enumerate(has_suit)}
         out: list[tuple[dict[str, float] | None, dict[str, float] | None]] = []
         for i in range(len(corners)):
+            if not faced[i]:
+                out.append((None, None))
+                continue
             rank = weights(self.ranks.likeness(points[i]), RANKS, self.p) \
                 if self.ranks.classes else None
             suit = weights(self.suits.likeness(points[suit_at[i]]), SUITS, self.p) \
                 if i in suit_at and self.suits.classes else None
             out.append((rank, suit))
         return out
+
+    def on_face(self, window: npt.NDArray[np.uint8], dark: bool) -> bool:
+        """Whether a rank window's ground is the colour of the deck's faces: within
+        ``Learned.ground`` of an example's (lightness counted a quarter: a lamp lights a table
+        unevenly). A chip's dots or a felt's pattern paired like an index are not."""
+        if not len(self.grounds):
+            return True
+        d = self.grounds - ground(window, dark)
+        d[:, 0] *= 0.25
+        return bool(np.sqrt((d * d).sum(axis=1)).min() <= self.p.ground)
 
     def read(self, frame: Frame, corners: Sequence[Corner]) -> list[list[Evidence]]:
         """Evidence for or against each corner found by the other readers: the deck's card,
@@ -260,7 +279,8 @@ class DeckReader:
             return []
         made = [corner for _r, _s, corner in pairs]
         out = []
-        for (r, s, corner), (rank, suit) in zip(pairs, self._probs(frame, made), strict=True):
+        for (r, s, corner), (rank, suit) in zip(pairs, self._probs(frame, made, True),
+                                                strict=True):
             if rank is None or suit is None:
                 continue
             rank_p = joined(rank, _generic_rank(r), self.p)
@@ -269,6 +289,19 @@ class DeckReader:
             out.append(Found(r, s, True, corner.quad, DECK_PAIR,
                              [Evidence(DECK_RANK, rp, rank=rc), Evidence(DECK_SUIT, sp, suit=sc)]))
         return out
+
+
+def ground(window: npt.NDArray[np.uint8], dark: bool) -> Floats:
+    """The colour (Lab, OpenCV's 8-bit scale) of the ground a glyph window's print lies on: the
+    median of the pixels on the ground's side of an Otsu threshold."""
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
+    if not dark:
+        grey = 255 - grey
+    _t, light = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    on = lab[light.reshape(-1) > 0]
+    out: Floats = np.median(on if len(on) else lab, axis=0).astype(np.float32)
+    return out
 
 
 def _snapped(at: DeckGlyph, rank: Glyph, glyphs: Sequence[Glyph], p: Learned) -> Glyph:

@@ -331,6 +331,9 @@ class Learned:
     unseen: float = 0.5
     #: and "none of the deck's glyphs" weighs as a class this like
     none: float = 0.6
+    #: a corner of the deck's own is printed on a face of the deck's colour: its rank window's
+    #: ground within this distance (Lab, lightness counted a quarter) of an example's
+    ground: float = 30.0
     #: the glyph classifier's reading joins the deck's with this power (0: the deck's alone)
     generic: float = 0.5
     #: the deck's reading of a card weighs against a corner's other reading from this

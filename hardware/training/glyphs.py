@@ -9,10 +9,11 @@ glyph of one deck lands close together and apart from the deck's other glyphs: a
 examples then name the points (``hardware.camera.learned``).
 
     python -m hardware.training.fetch          # the permitted deck art into .cache/cards (once)
-    nice -n 10 python -m hardware.training.glyphs --scenes 6000 --epochs 14
+    nice -n 10 python -m hardware.training.glyphs --scenes 8000 --epochs 10
 
 Decks named in ``HELD_OUT`` are never trained on: the thresholds of the learned reading are chosen
-on them (``hardware.training.learning``). Needs the ``train`` extra (PyTorch, onnx).
+on them (pictures drawn by ``hardware.training.tables``, read by ``tests/bench/bench_deck.py``).
+Needs the ``train`` extra (PyTorch, onnx).
 """
 
 from __future__ import annotations
@@ -312,8 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
     parser.add_argument("--cache", type=Path, default=Path(".cache/glyph-windows"))
-    parser.add_argument("--scenes", type=int, default=6000)
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--scenes", type=int, default=8000)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=EMBED_PATH)
     args = parser.parse_args(argv)

@@ -17,7 +17,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hardware.camera.deck import Corner, Deck, Glyph, Labelled, examples_in, glyph_window
+from hardware.camera.deck import (
+    Corner,
+    Deck,
+    Example,
+    Glyph,
+    Labelled,
+    examples_in,
+    glyph_window,
+)
 from hardware.camera.learned import DECK_CARD, DECK_PAIR, DeckReaders
 from hardware.camera.recognize import Recognizer
 from hardware.training.synth import load_decks
@@ -185,3 +193,24 @@ def test_a_corner_of_no_suit_is_read_where_the_deck_prints_its_suit() -> None:
     suit = suit_from_layout(corner, deck.layout() or (0.0, 0.0, 0.0))
     # down (0, 1): the card's right is +x, so five sizes to the left is x - 50
     assert (round(suit.cx), round(suit.cy), round(suit.size)) == (50, 115, 11)
+
+
+def _printed(ground: tuple[int, int, int], ink: tuple[int, int, int], text: str
+             ) -> npt.NDArray[np.uint8]:
+    window = np.full((48, 48, 3), ground, np.uint8)
+    cv2.putText(window, text, (12, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.1, ink, 3)
+    return window
+
+
+def test_the_deck_finds_corners_only_on_faces_of_its_colour() -> None:
+    """A pair of glyphs printed on a ground of another colour than the deck's faces (a chip's
+    dots, the felt's pattern) is no corner of the deck's; one on a face of its colour, even
+    lit less, is."""
+    white, black = (235, 235, 235), (20, 20, 20)
+    deck = Deck("white")
+    deck.add(Example("a", "2s", _printed(white, black, "2"), _printed(white, black, "s"),
+                     np.full((64, 64, 3), 235, np.uint8), True, "test"))
+    reader = DeckReaders()(deck)
+    assert reader.on_face(_printed((150, 150, 150), (10, 10, 10), "7"), True)  # in shadow
+    assert not reader.on_face(_printed((30, 140, 30), (240, 240, 240), "o"), False)  # a chip
+    assert not reader.on_face(_printed((200, 120, 40), black, "7"), True)  # a blue face
