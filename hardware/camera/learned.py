@@ -1,9 +1,10 @@
 """Reading the deck on the table: the nearest examples of a corner's rank and of its suit.
 
 A network trained on many deck designs (``model/glyph-embed.onnx``, ``hardware.training.glyphs``)
-turns an upright glyph window (``deck.glyph_window``) into a point on a sphere, near the points of
-the same glyph of the same deck and far from every other glyph. It was never told any deck's
-names for its glyphs: a deck learned at the table (``deck.Deck``) says which point is which.
+turns an upright glyph window (``examples.glyph_window``) into a point on a sphere, near the
+points of the same glyph of the same deck and far from every other glyph. It was never told any
+deck's names for its glyphs: a deck learned at the table (``deck.Deck``) says which point is
+which.
 
 :class:`DeckReader` is the deck as a reader of the recogniser's stages:
 
@@ -32,16 +33,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.deck import (
-    RANKS,
-    SUITS,
-    Corner,
-    Deck,
-    Example,
-    glyph_window,
-    suit_from_layout,
-)
+from hardware.camera.deck import RANKS, SUITS, Corner, Deck, Example
 from hardware.camera.deck import Glyph as DeckGlyph
+from hardware.camera.examples import glyph_window, suit_from_layout
 from hardware.camera.params import Learned
 from hardware.camera.types import Evidence, Found, Frame, Glyph, Source, card_quad, unit
 

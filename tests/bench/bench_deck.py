@@ -28,7 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hardware.camera import DETAIL_MIN_CONFIDENCE
-from hardware.camera.deck import Deck, Labelled, examples_in
+from hardware.camera.deck import Deck
+from hardware.camera.examples import Labelled, examples_in
 from hardware.camera.recognize import Recognizer
 
 

@@ -16,7 +16,8 @@ import pytest
 
 from hardware.camera import DeckFile, readers
 from hardware.camera.capture import Capture
-from hardware.camera.deck import Deck, example_at
+from hardware.camera.deck import Deck
+from hardware.camera.examples import example_at
 from hardware.camera.readers import ReaderProcess, ReaderStopped
 from hardware.camera.recognize import (
     FrameResult,

@@ -8,16 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera.deck import (
-    GLYPH_PX,
-    THUMB_PX,
-    Corner,
-    Deck,
-    DeckError,
-    DeckStore,
-    Glyph,
-    example_at,
-)
+from hardware.camera.deck import GLYPH_PX, THUMB_PX, Corner, Deck, DeckError, DeckStore, Glyph
+from hardware.camera.examples import example_at
 
 
 def _frame_with_index() -> tuple[np.ndarray, Corner]:

@@ -17,15 +17,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hardware.camera.deck import (
-    Corner,
-    Deck,
-    Example,
-    Glyph,
-    Labelled,
-    examples_in,
-    glyph_window,
-)
+from hardware.camera.deck import Corner, Deck, Example, Glyph
+from hardware.camera.examples import Labelled, examples_in, glyph_window
 from hardware.camera.learned import DECK_CARD, DECK_PAIR, DeckReaders
 from hardware.camera.recognize import Recognizer
 from hardware.training.synth import load_decks
@@ -183,7 +176,8 @@ def test_a_labels_file_that_is_none_is_refused_in_words(tmp_path: Path) -> None:
 def test_a_corner_of_no_suit_is_read_where_the_deck_prints_its_suit() -> None:
     """A deck whose examples show the suit five rank sizes to the left of the rank: a corner of
     a rank alone is read with the suit found there."""
-    from hardware.camera.deck import Example, suit_from_layout
+    from hardware.camera.deck import Example
+    from hardware.camera.examples import suit_from_layout
 
     blank = np.zeros((48, 48, 3), np.uint8)
     deck = Deck("apart", [Example(f"e{i}", "Kh", blank, blank, np.zeros((64, 64, 3), np.uint8),
