@@ -208,3 +208,21 @@ def test_the_deck_finds_corners_only_on_faces_of_its_colour() -> None:
     assert reader.on_face(_printed((150, 150, 150), (10, 10, 10), "7"), True)  # in shadow
     assert not reader.on_face(_printed((30, 140, 30), (240, 240, 240), "o"), False)  # a chip
     assert not reader.on_face(_printed((200, 120, 40), black, "7"), True)  # a blue face
+
+
+def test_the_deck_pairs_only_glyphs_lying_as_it_prints_its_index() -> None:
+    """Once its examples show the suit printed a rank size below the rank and two thirds its
+    size, a glyph so placed pairs with a rank; the two digits of a 10, side by side and of one
+    size, do not, nor a pip three rank sizes away."""
+    from hardware.camera.learned import fits_layout
+    from hardware.camera.types import Glyph as FrameGlyph
+
+    def at(x: float, y: float, size: float) -> FrameGlyph:
+        return FrameGlyph(round(x - size / 2), round(y - size / 2), round(size), round(size),
+                          x, y, True)
+
+    layout = (0.0, 1.0, 0.66)
+    rank = at(100, 100, 30)
+    assert fits_layout(rank, at(102, 131, 20), layout, 1.5)
+    assert not fits_layout(rank, at(120, 100, 30), layout, 1.5)  # the 0 of a 10
+    assert not fits_layout(rank, at(100, 190, 20), layout, 1.5)
