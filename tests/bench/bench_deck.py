@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -41,7 +42,7 @@ def _picture(path: str) -> npt.NDArray[np.uint8]:
 
 
 ROOT = Path(__file__).resolve().parents[2]
-VALIDATION = ROOT.parent / "shared" / "cards-validation" / "labels.json"
+VALIDATION = Path(os.environ.get("STUD_KIOSK_VALIDATION", ROOT / "validation")) / "labels.json"
 FIXTURES = ROOT / "tests" / "hardware" / "fixtures"
 
 

@@ -28,10 +28,10 @@ from hardware.camera.recognize import (
 )
 from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
 from tests.browser.test_kiosk_browser import wait_until
+from tests.hardware.drawn import VALIDATION
 from tests.hardware.test_camera_loop import EveryFrameChanged, NumberedCamera
 
 SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
-VALIDATION = Path(__file__).resolve().parents[2].parent / "shared" / "cards-validation"
 
 
 def gone(pid: int) -> bool:

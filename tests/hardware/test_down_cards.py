@@ -20,10 +20,10 @@ import pytest
 from hardware.camera.down import DownCard, find_down_cards
 from hardware.camera.recognize import load_image
 from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
+from tests.hardware.drawn import VALIDATION
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "camera"
-VALIDATION = ROOT.parent / "shared" / "cards-validation"
 FRAME = (1280, 720)
 
 #: measured (docs/camera.md): the share of pictures whose count is exact, the share off by at most
