@@ -23,7 +23,7 @@ import pytest
 import socketio
 
 from tests.conftest import LiveKiosk
-from tests.deploy.conftest import DEPLOY
+from tests.helpers.deploy import DEPLOY
 from tests.kiosk import driver
 from tests.room.conftest import Postgres, Redis
 
