@@ -1,4 +1,4 @@
-"""What the camera's kiosk tests share: a table in the middle of a hand and its seats' zones."""
+"""What the camera's kiosk tests share: a table in the middle of a hand."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ import pytest
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.kiosk import driver
-
-#: three seats side by side, as fractions of the picture
-ZONES = {1: [0.0, 0.0, 0.33, 1.0], 2: [0.33, 0.0, 0.66, 1.0], 3: [0.66, 0.0, 1.0, 1.0]}
 
 
 @pytest.fixture

@@ -39,15 +39,9 @@ import socketio
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import CardReading, Recognizer, decode_image
 from hardware.training.synth import rounded_mask
-from tests.browser.test_kiosk_browser import (
-    acting_on_screen,
-    dealer_view,
-    tap,
-    tap_event,
-    took,
-    wait_until,
-)
 from tests.conftest import LiveKiosk
+from tests.helpers.pages import acting_on_screen, dealer_view, tap, tap_event, took
+from tests.helpers.waiting import wait_until
 from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]

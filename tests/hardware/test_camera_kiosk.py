@@ -20,9 +20,8 @@ from hardware.camera.stable import Proposal
 from kiosk.camera import CameraError, TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
-from tests.browser.test_kiosk_browser import wait_until
-from tests.hardware.conftest import ZONES
-from tests.hardware.test_camera_readers import gone
+from tests.helpers.camera import ZONES, gone
+from tests.helpers.waiting import wait_until
 from tests.kiosk import driver
 
 FRAME = (1280, 720)

@@ -19,20 +19,11 @@ from hardware.camera.capture import Capture
 from hardware.camera.readers import ReaderProcess, ReaderStopped
 from hardware.camera.recognize import FrameResult, RecognitionError, Recognizer, load_image
 from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
-from tests.browser.test_kiosk_browser import wait_until
-from tests.hardware.test_camera_loop import EveryFrameChanged, NumberedCamera
+from tests.helpers.camera import EveryFrameChanged, NumberedCamera, gone
+from tests.helpers.waiting import wait_until
 
 SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
 VALIDATION = Path(__file__).resolve().parents[2].parent / "shared" / "cards-validation"
-
-
-def gone(pid: int) -> bool:
-    """Whether no process of that id is left (ended and waited for)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def test_a_reader_process_reads_as_the_recognizer_does_and_says_what_is_wrong() -> None:

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from hardware.training.synth import make_scene
-from tests.hardware.test_down_cards import FRAME, drawn_decks
+from tests.helpers.camera import FRAME, drawn_decks
 
 
 def _share_under(pts: np.ndarray, cx: float, cy: float, r: float) -> float:

@@ -24,8 +24,8 @@ import socketio
 
 from tests.conftest import LiveKiosk
 from tests.helpers.deploy import DEPLOY
+from tests.helpers.servers import Postgres, Redis
 from tests.kiosk import driver
-from tests.room.conftest import Postgres, Redis
 
 pytestmark = pytest.mark.slow
 
