@@ -4,7 +4,11 @@
 - ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gthread, simple-websocket)
   on a free loopback port with its own instance folder; the returned :class:`LiveKiosk` can be
   killed with SIGKILL and started again on the same folder.
-- ``chromium``: Debian's Chromium driven by Playwright (never a browser download).
+- ``chromium``: Debian's Chromium driven by Playwright (never a browser download), one per worker.
+
+``./run tests`` runs the suite on every core (pytest-xdist); tests/helpers/parallel.py keeps the
+tests that share a module- or package-scoped fixture on one worker and hands out the longest work
+first. tests/README.md says how to write a test that runs in parallel.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TEST_PIN = "2468"
+pytest_plugins = ["tests.helpers.parallel"]
 #: what a server says when its port is taken (gunicorn, the OS)
 PORT_TAKEN = ("Connection in use", "Address already in use")
 
@@ -204,7 +209,7 @@ def live_kiosk(tmp_path: Path) -> Iterator[Callable[..., LiveKiosk]]:
 
     yield start
     for server in servers:
-        server.stop()
+        server.kill()  # the test is over: nothing waits for a graceful stop
 
 
 # -- real Chromium ----

@@ -53,12 +53,12 @@ HERUKA = Path(__file__).resolve().parent / "fixtures" / "cards-heruka"
 FELT = (40, 110, 30)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def recognizer() -> Recognizer:
     return Recognizer()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def reader() -> Recognizer:
     """Reports every reading, whatever its confidence, so that thresholds can be applied after."""
     return Recognizer(min_confidence=0.0)
