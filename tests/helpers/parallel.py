@@ -1,5 +1,8 @@
 """Running the suite in parallel (pytest-xdist, ``./run tests``): a plugin of tests/conftest.py.
 
+- A test that uses one of :data:`SLOW_FIXTURES` (a real server, Chromium, an installation) is
+  marked ``slow`` by itself, as a test marked ``@pytest.mark.slow`` by hand: ``-m "not slow"``
+  leaves them out.
 - A test that uses a module-, package- or class-scoped fixture is marked ``xdist_group`` with
   where that fixture's one instance lives, and ``--dist loadgroup`` (pyproject.toml) runs the
   whole group on one worker, in its order: the fixture is built once, as in a serial run.
@@ -16,6 +19,8 @@ from typing import Any
 
 import pytest
 
+#: fixtures that make a test slow: real servers, Chromium, an installation under a temporary root
+SLOW_FIXTURES = frozenset({"live_kiosk", "chromium", "postgres", "redis_server", "deployment"})
 #: the scopes of fixtures built once for the whole run, whose tests must share a worker
 SHARED_SCOPES = ("package", "module", "class")
 #: where the controller keeps each test's last duration (pytest's cache)
@@ -56,6 +61,9 @@ def expected_seconds(item: pytest.Item, durations: dict[str, float]) -> float:
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> Generator[None, None, None]:
+    for item in items:  # before -m reads the marks
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is None:  # not an xdist worker: run in the order written
         return (yield)
