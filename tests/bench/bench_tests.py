@@ -59,6 +59,9 @@ def run_suite(source: Path, workers: str, cache: Path, extra: list[str]) -> Run:
     wall = time.monotonic() - start
     lines = [line for line in done.stdout.splitlines() if re.search(r"\d+ (passed|failed)", line)]
     summary = lines[-1].strip("= ") if lines else done.stdout[-300:] + done.stderr[-300:]
+    for line in done.stdout.splitlines():
+        if line.startswith(("FAILED", "ERROR")):
+            print(f"  {line}", file=sys.stderr, flush=True)
     return Run(workers, wall, children_cpu() - cpu, before, os.getloadavg()[0], summary)
 
 

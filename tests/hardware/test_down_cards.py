@@ -72,6 +72,7 @@ def drawn_scenes() -> list[tuple[Any, list[DownCard]]]:
     return out
 
 
+@pytest.mark.slow
 def test_down_cards_are_counted_on_drawn_scenes(
         drawn_scenes: list[tuple[Any, list[DownCard]]]) -> None:
     close = exact = on_up = found_total = 0

@@ -1464,6 +1464,7 @@ def test_a_table_seen_from_farther_off_is_read_in_detail(reader: Recognizer) -> 
     assert detail_count >= plain_count + 3, (plain_count, detail_count)
 
 
+@pytest.mark.slow
 def test_an_enlarged_reading_counts_only_when_sure(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card read enlarged below DETAIL_SURE leaves the frame's own reading as it was (a small
     index suit read as another of its shape family enlarged is read at 0.99 and more). Read
@@ -1619,6 +1620,7 @@ def _reads_in_detail_as_its_process(reader: Recognizer, scene: np.ndarray) -> No
         process.close()
 
 
+@pytest.mark.slow
 def test_an_index_whose_rank_is_cut_into_pieces_is_read_whole_around_its_suit(
         reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Read in detail, the window around each suit glyph is read whole by the index networks:
@@ -1736,6 +1738,7 @@ def test_validation_set(reader: Recognizer) -> None:
                 f"wrong-label rate {wrong_rate:.4f} at {threshold}"
 
 
+@pytest.mark.slow
 def test_cli_prints_one_json_line_per_picture(tmp_path: Path) -> None:
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
@@ -1757,6 +1760,7 @@ def test_cli_prints_one_json_line_per_picture(tmp_path: Path) -> None:
     assert sum(len(line["cards"]) for line in lines) >= 1
 
 
+@pytest.mark.slow
 def test_cli_reads_pictures_in_detail_unless_told_not_to(tmp_path: Path) -> None:
     far = tmp_path / "far.png"
     cv2.imwrite(str(far), cv2.resize(load_image(FIXTURES / "scene07.jpg"), None, fx=0.7, fy=0.7,
@@ -1772,6 +1776,7 @@ def test_cli_reads_pictures_in_detail_unless_told_not_to(tmp_path: Path) -> None
     assert read[("--no-detail",)] < read[()] == read[("--detail",)] <= face_up, read
 
 
+@pytest.mark.slow
 def test_cli_reading_in_detail_counts_a_card_read_at_the_picture_s_scale_from_its_own_threshold(
 ) -> None:
     """Read in detail (the default), a card read only at the picture's own scale is reported
@@ -2055,6 +2060,7 @@ SMALL_TABLE = ("Kh", "7d", "Qs", "3c", "Ad", "9s", "Jc", "5h", "8d", "2s", "Tc",
                "Qh", "Js", "9d", "Ah")
 
 
+@pytest.mark.slow
 def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
         reader: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Committed faces laid at a third of their size (ranks of about 6 px): read in detail, a

@@ -7,6 +7,7 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware.training.synth import make_scene
 from tests.helpers.camera import FRAME, drawn_decks
@@ -27,6 +28,7 @@ def _under_a_chip(pts: np.ndarray, chips: list[tuple[float, float, float]]) -> b
                and _share_under(pts, cx, cy, r) >= 0.1 for cx, cy, r in chips)
 
 
+@pytest.mark.slow
 def test_an_index_under_a_chip_is_not_in_view() -> None:
     decks = drawn_decks()
     covered = 0
