@@ -165,6 +165,9 @@ if [ "$screen" != none ]; then
     else
         packages+=(chromium)              # Debian
     fi
+    # the dealer screen's spoken prompts (a house option): Chromium speaks through
+    # speech-dispatcher, which uses espeak-ng's Italian and English voices
+    packages+=(speech-dispatcher espeak-ng)
 fi
 [ "$screen" != cage ] || packages+=(cage)
 missing=()
@@ -263,6 +266,12 @@ if [ ! -f "$R$release/.complete" ]; then
     for part in deploy docs README.md; do
         [ ! -e "$stage/$part" ] || cp -a "$stage/$part" "$R$release/"
     done
+    # The firmware the docs tell a builder to build is the installed package's: the release's
+    # hardware/ is a link to it (docs/hardware.md names .../current/hardware/firmware/build).
+    site="$(cd "$R$release" && find venv/lib -maxdepth 3 -type d -path '*/site-packages/hardware' \
+        -print -quit)"
+    [ -n "$site" ] || die "the installed package has no hardware/ folder in $R$release/venv"
+    ln -s "$site" "$R$release/hardware"
     echo "$release_id" >"$R$release/.complete"
     changed+=("$release/")
 fi

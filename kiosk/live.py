@@ -21,6 +21,7 @@ from flask_socketio import ConnectionRefusedError, join_room
 from engine.i18n import LANGUAGES
 from kiosk.extensions import socketio
 from kiosk.i18n import t
+from kiosk.presenter import undone_text
 from kiosk.service import TableService, service
 
 ROLES = ("dealer", "spectator")
@@ -103,10 +104,15 @@ def _control(name: str, call: Callable[[TableService, str], Any]) -> Callable[..
         if role != "dealer":
             return {"ok": False, "error": t("live.read_only", lang)}
         try:
-            call(service(), payload)
+            result = call(service(), payload)
         except ValueError as exc:
             return {"ok": False, "error": error_text(exc, lang)}
-        return {"ok": True}
+        answer: dict[str, Any] = {"ok": True}
+        if isinstance(result, dict) and "undone" in result:
+            # the screen says what was taken back, and goes back to where it was
+            answer["undone"] = result["undone"]
+            answer["undone_text"] = undone_text(service(), result["undone"], lang)
+        return answer
 
     handler.__name__ = f"on_{name}"
     socketio.on_event(name, handler)

@@ -7,9 +7,16 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from kiosk.i18n import t
+from kiosk.i18n import current_lang, t
 from kiosk.service import service
-from kiosk.table_setup import GAMES, ODD_CHIP_RULES, parse_form
+from kiosk.table_setup import (
+    GAMES,
+    ODD_CHIP_RULES,
+    SCREEN_OPTIONS,
+    buy_in,
+    parse_form,
+    screen_options,
+)
 from kiosk.views.auth import dealer_required
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
@@ -20,6 +27,20 @@ def _labelled(params: dict[str, Any]) -> dict[str, Any]:
     if "field" in params:
         return {**params, "field": t(params["field"])}
     return params
+
+
+def known_names(setup: dict[str, Any], hands: list[dict[str, Any]]) -> list[str]:
+    """The players' names of the table's setup and of its recent hands, most recent first: the
+    dealer picks a returning player's name from them instead of typing it."""
+    names: list[str] = []
+    seats = [setup["seats"]] + [h["setup"].get("settings", {}).get("seats", []) for h in hands]
+    for group in seats:
+        for seat in group:
+            name = str(seat.get("name") or "").strip()
+            number = str(seat.get("seat", seat.get("number", "")))
+            if name and name != number and name not in names:
+                names.append(name)
+    return names[:40]
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -41,8 +62,10 @@ def index() -> Response | tuple[str, int] | str:
             else:
                 try:
                     table.configure(wanted)
-                except ValueError as exc:
-                    problems.append(str(exc))
+                except ValueError as exc:  # the engine's checks, in the dealer's language
+                    from kiosk.live import error_text
+
+                    problems.append(error_text(exc, current_lang()))
                     setup, status = wanted, 400
                 else:
                     return redirect(url_for("dealer.index"))
@@ -53,4 +76,8 @@ def index() -> Response | tuple[str, int] | str:
         odd_chip_rules=ODD_CHIP_RULES,
         problems=problems,
         hand_running=table.hand_running(),
+        buy_in=buy_in(setup),
+        screen=screen_options(setup),
+        screen_flags=SCREEN_OPTIONS,
+        known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),
     ), status

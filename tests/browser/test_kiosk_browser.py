@@ -109,6 +109,9 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
                 tap(page, '.picker button[data-card="3c"]')
                 wait_until(took(page, server.url, hand["events"] + 1), "the identify")
                 page.wait_for_selector('#legal [data-action]')
+                # the entry made, the correction panel gives the seats back
+                page.wait_for_selector('[data-testid="tool-identify"]', state="detached")
+                page.wait_for_selector('.seats.big .seat[data-seat="3"]')
                 tv.wait_for_timeout(300)
                 assert tv.locator('.card[data-card="3c"]').count() == 0
                 steps += 1

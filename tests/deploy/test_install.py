@@ -36,7 +36,7 @@ def test_install_lays_down_the_code_settings_units_and_folders(deployment: Deplo
     # unit runs; beside it only the scripts and documents the system refers to.
     (wheel,) = (release / "wheel").glob("stud_kiosk-0.1.0-*.whl")
     assert sorted(p.name for p in release.iterdir()) == [
-        ".complete", "README.md", "deploy", "docs", "venv", "wheel"
+        ".complete", "README.md", "deploy", "docs", "hardware", "venv", "wheel"
     ]
     stud_kiosk = release / "venv" / "bin" / "stud-kiosk"
     assert os.access(stud_kiosk, os.X_OK)
@@ -45,6 +45,10 @@ def test_install_lays_down_the_code_settings_units_and_folders(deployment: Deplo
     assert (site / "kiosk" / "cli.py").is_file()
     assert (site / "kiosk" / "templates" / "dealer.html").is_file()
     assert (site / "hardware" / "camera" / "model" / "cards.onnx").is_file()
+    # the firmware docs/hardware.md builds: the installed package's, its build script runnable
+    assert (release / "hardware").resolve() == (site / "hardware").resolve()
+    assert os.access(release / "hardware" / "firmware" / "build", os.X_OK)
+    assert (release / "hardware" / "firmware" / "stud_table" / "stud_table.ino").is_file()
     # installed from the wheel, not linked to the source folder (an editable install)
     origin = json.loads(next(site.glob("stud_kiosk-*.dist-info/direct_url.json")).read_text())
     assert origin["url"] == wheel.as_uri() and "dir_info" not in origin

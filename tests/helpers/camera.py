@@ -11,9 +11,6 @@ import numpy as np
 from hardware.camera.stable import FrameChange
 from hardware.training.synth import CardArt, drawn_backs, label_card
 
-#: three seats side by side, as fractions of the picture
-ZONES = {1: [0.0, 0.0, 0.33, 1.0], 2: [0.33, 0.0, 0.66, 1.0], 3: [0.66, 0.0, 1.0, 1.0]}
-
 
 class NumberedCamera:
     """A camera whose every frame is new: the committed scene with the frame's number written

@@ -13,21 +13,7 @@ from sqlalchemy import text
 from kiosk import create_app
 from kiosk.views.auth import PIN_KEY, set_pin
 from tests.conftest import TEST_PIN, csrf_from
-
-SETUP_FORM = {
-    "game": "seven-card-stud-hilo",
-    "ante": "1", "bring_in": "2", "small_bet": "5", "big_bet": "10",
-    "max_raises": "3", "chip_unit": "1", "odd_chip": "nearest-dealer",
-    "heads_up_uncapped": "on", "burns": "on", "dealer": "0",
-    "active_1": "on", "name_1": "Anna", "stack_1": "100",
-    "active_2": "on", "name_2": "Bruno", "stack_2": "100",
-    "active_3": "on", "name_3": "Carla", "stack_3": "100",
-}
-
-
-def post_form(client: Any, url: str, data: dict[str, str]) -> Any:
-    page = client.get(url, follow_redirects=True)
-    return client.post(url, data={**data, "csrf_token": csrf_from(page.get_data(as_text=True))})
+from tests.helpers.forms import SETUP_FORM, post_form
 
 
 def test_first_start_asks_for_a_pin_and_stores_only_its_hash(kiosk_app: Any) -> None:
@@ -89,7 +75,11 @@ def test_setup_refuses_bad_input_with_words_and_saves_good_input(dealer_client: 
     one_player = {k: v for k, v in SETUP_FORM.items() if not k.endswith(("_2", "_3"))}
     bad = post_form(dealer_client, "/setup/", one_player)
     assert bad.status_code == 400
-    assert "1 players seated: this game needs 2 to 8" in bad.get_data(as_text=True)
+    assert "seven-card-stud-hilo is played by 2 to 8 players, not 1" in bad.get_data(as_text=True)
+    bad_it = post_form(dealer_client, "/setup/?lang=it", {**SETUP_FORM, "big_bet": "4"})
+    assert "la puntata grande (4) deve essere almeno la puntata piccola (5)" in html.unescape(
+        bad_it.get_data(as_text=True)
+    )
     worse = post_form(dealer_client, "/setup/", {**SETUP_FORM, "small_bet": "ten"})
     assert "Small bet: 'ten' is not a whole number" in html.unescape(worse.get_data(as_text=True))
     good = post_form(dealer_client, "/setup/", SETUP_FORM)
@@ -98,6 +88,23 @@ def test_setup_refuses_bad_input_with_words_and_saves_good_input(dealer_client: 
     assert [s["name"] for s in setup["seats"] if s["active"]] == ["Anna", "Bruno", "Carla"]
     assert setup["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
     assert setup["rules"]["odd_chip"] == "nearest-dealer" and setup["rules"]["max_raises"] == 3
+
+
+def test_setup_offers_the_engines_games_with_its_house_rule_defaults(dealer_client: Any) -> None:
+    from engine.settings import HouseRules
+    from engine.variants import VARIANTS
+
+    page = dealer_client.get("/setup/?lang=en").get_data(as_text=True)
+    for game in VARIANTS:
+        assert f'name="game" value="{game}"' in page
+    rules = dealer_client.get("/api/setup").get_json()["rules"]
+    house = HouseRules(**{("bring_in" if k == "soko_bring_in" else k): v
+                          for k, v in rules.items() if k != "chip_unit"})
+    assert house == HouseRules()
+    razz = post_form(dealer_client, "/setup/", {**SETUP_FORM, "game": "razz", "max_raises": "0"})
+    assert razz.status_code == 302, razz.get_data(as_text=True)
+    setup = dealer_client.get("/api/setup").get_json()
+    assert setup["game"] == "razz" and setup["rules"]["max_raises"] == 0
 
 
 def test_pages_speak_italian_and_english(dealer_client: Any) -> None:

@@ -13,7 +13,7 @@ from tests.kiosk import driver
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> TableService:
+def dealt_table(tmp_path: Path) -> TableService:
     """The scripted hand's table, its down cards dealt (seat 3's not entered): third street's
     up cards are expected next."""
     table = TableService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
