@@ -231,3 +231,5 @@ def test_copy_source_leaves_out_the_virtual_environment(tmp_path: Path) -> None:
     copy = copy_source(tmp_path / "src")
     assert (copy / "deploy" / "install.sh").is_file()
     assert not (copy / ".venv").exists()
+    # build output is left out at the top only: the firmware's build script is the project's
+    assert os.access(copy / "hardware" / "firmware" / "build", os.X_OK)

@@ -21,17 +21,24 @@ IGNORED = shutil.ignore_patterns(
     "__pycache__",
     "*.egg-info",
     ".*_cache",
-    "build",
-    "dist",
     "test-artifacts",
     ".hypothesis",
     "node_modules",
 )
+#: build output at the top of the checkout only (hardware/firmware/build is a script of the project)
+TOP_IGNORED = frozenset({"build", "dist"})
+
+
+def _ignored(folder: str, names: list[str]) -> set[str]:
+    skipped = set(IGNORED(folder, names))
+    if Path(folder) == ROOT:
+        skipped |= TOP_IGNORED & set(names)
+    return skipped
 
 
 def copy_source(dest: Path) -> Path:
     """A copy of the checkout (no .git: the installer takes every file) that stays still."""
-    shutil.copytree(ROOT, dest, ignore=IGNORED, symlinks=True)
+    shutil.copytree(ROOT, dest, ignore=_ignored, symlinks=True)
     return dest
 
 
@@ -143,11 +150,12 @@ def project_files(root: Path = ROOT) -> list[str]:
     )
     if done.returncode == 0:
         return sorted(f for f in done.stdout.split("\0") if f and (root / f).is_file())
-    skipped = {".git", ".venv", "instance", "build", "dist", "test-artifacts", "__pycache__"}
+    skipped = {".git", ".venv", "instance", "test-artifacts", "__pycache__"}
     return sorted(
         str(path.relative_to(root))
         for path in root.rglob("*")
         if path.is_file()
         and not skipped & set(path.relative_to(root).parts)
+        and path.relative_to(root).parts[0] not in TOP_IGNORED
         and not any(part.endswith((".egg-info", "_cache")) for part in path.parts)
     )
