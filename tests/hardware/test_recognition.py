@@ -284,6 +284,7 @@ def test_stabilizer_counts_frames_in_a_row_past_its_window() -> None:
     assert {p.card: (p.frames, p.streak) for p in props} == {"Qh": (5, 11), "2c": (3, 0)}
 
 
+@pytest.mark.slow
 def test_cli_explains_what_read_each_card(tmp_path: Path) -> None:
     """``--explain`` says what found and named each card and every reading weighed; with
     ``--json``, each card has the rule that named it (``source``) and the evidence weighed."""
