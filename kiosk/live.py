@@ -139,4 +139,5 @@ _control("undo", lambda table, _p: table.undo(source="touch"))
 _control("misdeal", lambda table, _p: table.misdeal(source="touch"))
 _control("start_hand", lambda table, p: table.start_hand(source="touch", game=_game(p)))
 _control("next_hand", lambda table, p: table.next_hand(source="touch", game=_game(p)))
-_control("night_on_tv", lambda table, p: table.night_on_tv(bool((p or {}).get("show"))))
+_control("night_on_tv", lambda table, p: table.night_on_tv(
+    isinstance(p, dict) and bool(p.get("show"))))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kiosk.i18n import ui_catalog
-from kiosk.night import BANK_HOUSE, Night, money_text
+from kiosk.night import BANK_HOUSE, Night, money_text, round_to_cents
 from kiosk.players import display_name
 
 if TYPE_CHECKING:
@@ -35,7 +35,10 @@ def present_night(night: Night, setup: dict[str, Any], players: dict[int, dict[s
         return money_text(cents, night.currency, lang, sign)
 
     rows = []
-    for row in night.standings(setup):
+    standings = night.standings(setup)
+    # whole cents that still add up to 0 (a difference shared out leaves fractions of a cent)
+    results = round_to_cents({i: row["result"] for i, row in enumerate(standings)})
+    for i, row in enumerate(standings):
         rows.append({
             "player": row["player"],
             "name": display_name(players, row["player"]),
@@ -47,8 +50,8 @@ def present_night(night: Night, setup: dict[str, Any], players: dict[int, dict[s
             "rebuys": row["rebuys"],
             "chips_now": int(row["chips_now"]) if row["chips_now"].denominator == 1
             else float(row["chips_now"]),
-            "result": money(row["result"], sign=True),
-            "result_cents": round(row["result"]),
+            "result": money(results[i], sign=True),
+            "result_cents": results[i],
         })
     difference = night.difference(setup)
     seated = [s for s in setup["seats"] if s["active"]]

@@ -126,7 +126,9 @@ def after_hand(setup: dict[str, Any]) -> dict[str, Any]:
     if rot["mode"] != "list" or not rot["games"]:
         return after
     rot["played"] += 1
-    start = rot["orbit_start"] if rot["orbit_start"] in seats else old
+    if rot["orbit_start"] not in seats:  # the orbit starts (again) from this hand's button
+        rot["orbit_start"] = old
+    start = rot["orbit_start"]
     done = rot["played"] >= rot["every"] if rot["every"] else _crossed(start, old, new)
     if done:
         rot["at"] = (rot["at"] + 1) % len(rot["games"])
