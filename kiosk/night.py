@@ -31,6 +31,7 @@ player who leaves early may be paid at once: the settlement then only moves what
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -207,7 +208,8 @@ def round_to_cents(exact: dict[Any, Fraction]) -> dict[Any, int]:
 def money_text(cents: int | Fraction, currency: str, lang: str, sign: bool = False) -> str:
     """``cents`` as money in ``lang``: "12,50 €", "€12.50"; ``sign`` writes a + before a gain."""
     amount = Fraction(cents) / 100
-    text = str(format_currency(float(amount), currency, locale="it_IT" if lang == "it" else "en_GB"))
+    locale = "it_IT" if lang == "it" else "en_GB"
+    text = str(format_currency(Decimal(round(amount * 100)) / 100, currency, locale=locale))
     return "+" + text if sign and amount > 0 else text
 
 

@@ -93,6 +93,25 @@ def present_night(night: Night, setup: dict[str, Any], players: dict[int, dict[s
     return view
 
 
+def entry_words(entry: dict[str, Any], players: dict[int, dict[str, Any]], lang: str) -> str:
+    """A ledger entry in words: "Anna rebuys 500"."""
+    kind = entry["type"]
+    if kind == "rebuy" and entry.get("stack"):
+        kind = "add_on"
+    key = f"night.entry.{kind}"
+    if key not in ui_catalog().messages("en"):
+        return str(entry["type"])
+    player = entry.get("player")
+    if kind == "cash_out":
+        return "; ".join(
+            ui_catalog().translate(key, lang, name=display_name(players, out["player"]),
+                                   chips=out["chips"])
+            for out in entry["players"])
+    return ui_catalog().translate(
+        key, lang, name="" if player is None else display_name(players, int(player)),
+        chips=entry.get("chips", ""), to=entry.get("to", ""))
+
+
 def night_of(table: TableService, role: str, lang: str) -> dict[str, Any] | None:
     """The table's open night, or the night just closed (until the next opens or a hand
     starts), as ``role`` sees it."""
@@ -102,4 +121,4 @@ def night_of(table: TableService, role: str, lang: str) -> dict[str, Any] | None
     return present_night(night, table._setup, table._players, role, lang)
 
 
-__all__ = ["night_of", "party_name", "present_night"]
+__all__ = ["entry_words", "night_of", "party_name", "present_night"]

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from engine.events import Act, Community, Deal
 from kiosk import rotation
 from kiosk.i18n import ui_catalog
-from kiosk.night_view import night_of
+from kiosk.night_view import entry_words, night_of
+from kiosk.table_log import is_table_event
 from kiosk.table_setup import screen_options
 
 if TYPE_CHECKING:
@@ -261,6 +262,8 @@ def _card_label(code: str | None) -> str:
 
 def undone_text(table: TableService, event: dict[str, Any], lang: str) -> str:
     """What an undo took back, in words: "K♥ di Anna", "Anna vede 5"."""
+    if is_table_event(event):
+        return entry_words(event, table._players, lang)
     hand = table.hand
     names = {s.number: s.name for s in hand.settings.seats} if hand is not None else {}
     kind = str(event.get("type"))
@@ -371,8 +374,8 @@ def _rotation(setup: dict[str, Any], lang: str) -> dict[str, Any]:
     found["games"] = [{"game": g, "name": _ui(f"game.{g}", lang)} for g in found["games"]]
     if "next" in found:
         found["next_name"] = _ui(f"game.{found['next']}", lang)
-        found["next_text"] = _ui("rotation.next", lang, game=found["next_name"],
-                                 n=found["in_hands"])
+        found["next_text"] = _ui("rotation.next" if found["in_hands"] > 1 else "rotation.next_one",
+                                 lang, game=found["next_name"], n=found["in_hands"])
     names = {s["seat"]: s["name"] for s in setup["seats"] if s["active"]}
     found["button_name"] = names.get(found["button"], "")
     if found["mode"] == "choice" and found["button_name"]:

@@ -178,11 +178,58 @@ def check_rotation(rot: dict[str, Any], game: str) -> dict[str, Any]:
     at = games.index(game) if game in games else 0
     if mode == "list" and game not in games:
         raise KioskError("rotation.err.current", game=game)
-    return {"mode": mode, "games": games, "every": every,
-            "stakes": dict(rot.get("stakes") or {}), "at": at,
+    stakes = {g: {k: int(v[k]) for k in STAKE_KEYS} for g, v in dict(rot.get("stakes") or {}).items()
+              if g in VARIANTS and isinstance(v, dict) and all(
+                  isinstance(v.get(k), int) and 0 <= v[k] <= 10**9 for k in STAKE_KEYS)}
+    return {"mode": mode, "games": games, "every": every, "stakes": stakes, "at": at,
             "played": int(rot.get("played", 0)) if at == rot.get("at") else 0,
             "orbit_start": rot.get("orbit_start")}
 
 
+STAKE_KEYS = ("ante", "bring_in", "small_bet", "big_bet")
+
+
+def form_rotation(form: Any, setup: dict[str, Any]) -> tuple[dict[str, Any], list[KioskError]]:
+    """The setup page's rotation fields applied to ``setup`` (already read from the rest of the
+    form): the mode, the games ticked in the order shown, each game's stakes, the hands per game.
+    A rotation that does not list the game being played starts with its first game."""
+    problems: list[KioskError] = []
+    current = rotation(setup)
+    order = sorted(VARIANTS, key=lambda g: (_number(form.get(f"rot_order_{g}"), 99), g))
+    games = [g for g in order if form.get(f"rot_game_{g}") in ("on", "1", "true")]
+    stakes = dict(current["stakes"])
+    for game in VARIANTS:
+        if game == setup["game"]:
+            continue
+        found = {k: _number(form.get(f"rot_{game}_{k}"), None) for k in STAKE_KEYS}
+        if all(v is not None for v in found.values()):
+            stakes[game] = found
+        elif any(form.get(f"rot_{game}_{k}") for k in STAKE_KEYS) and game in games:
+            problems.append(KioskError("rotation.err.stakes", game=game))
+    stakes[setup["game"]] = dict(setup["stakes"])
+    raw_every = str(form.get("rot_every") or "").strip()
+    every = _number(raw_every, -1) if raw_every else current["every"]
+    wanted = {"mode": form.get("rot_mode", current["mode"]), "games": games,
+              "every": every if every is not None else -1, "stakes": stakes,
+              "at": current["at"], "played": current["played"],
+              "orbit_start": current["orbit_start"]}
+    if wanted["mode"] == "fixed" and not games:
+        wanted["games"] = [setup["game"]]
+    after = copy.deepcopy(setup)
+    if wanted["mode"] == "list" and games and setup["game"] not in games:
+        after["game"], after["stakes"] = games[0], dict(stakes.get(games[0]) or setup["stakes"])
+    try:
+        after["rotation"] = check_rotation(wanted, after["game"])
+    except KioskError as exc:
+        problems.append(exc)
+        after["rotation"] = wanted
+    return after, problems
+
+
+def _number(text: Any, default: int | None) -> int | None:
+    value = str(text or "").strip()
+    return int(value) if value.isdigit() else default
+
+
 __all__ = ["KEPT", "MODES", "after_hand", "button", "check_rotation", "choose", "dealt_in",
-           "rotation", "stakes_of", "upcoming"]
+           "form_rotation", "rotation", "stakes_of", "upcoming"]

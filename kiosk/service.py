@@ -197,8 +197,10 @@ class TableService:
                 if _seat_state(new_setup) != _seat_state(self._setup):
                     raise KioskError("night.err.seats_locked", Kind.NOT_NOW)
                 new_setup["seats"] = copy.deepcopy(self._setup["seats"])
-            for key in ("button",):
-                new_setup.setdefault(key, self._setup.get(key, 0))
+            new_setup.setdefault("button", self._setup.get("button", 0))
+            if "rotation" in new_setup:
+                new_setup["rotation"] = rotation.check_rotation(new_setup["rotation"],
+                                                                new_setup["game"])
             settings_from_setup(new_setup)
             with _stored():
                 self.store.put(self.setup_key, new_setup)
