@@ -74,7 +74,7 @@
       esc(t('night.money_in')) + '</th><th>' + esc(t('night.chips_now')) + '</th><th>' + esc(t('night.result')) +
       '</th></tr></thead><tbody>' + n.rows.map(function (r) {
         return '<tr class="' + (r.left ? 'left' : '') + '" data-player="' + r.player + '"><td>' + esc(r.name) +
-          (r.left ? ' <span class="muted">(' + esc(t('night.left')) + ')</span>' : '') + '</td><td>' + esc(r.money_in) +
+          (r.left && !n.closed ? ' <span class="muted">(' + esc(t('night.left')) + ')</span>' : '') + '</td><td>' + esc(r.money_in) +
           (r.rebuys ? ' <span class="muted">+' + r.rebuys + '</span>' : '') + '</td><td>' + r.chips_now +
           '</td><td class="' + resultClass(r.result_cents) + '" data-testid="result">' + esc(r.result) + '</td></tr>';
       }).join('') + '</tbody></table>';
