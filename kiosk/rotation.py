@@ -178,7 +178,8 @@ def check_rotation(rot: dict[str, Any], game: str) -> dict[str, Any]:
     at = games.index(game) if game in games else 0
     if mode == "list" and game not in games:
         raise KioskError("rotation.err.current", game=game)
-    stakes = {g: {k: int(v[k]) for k in STAKE_KEYS} for g, v in dict(rot.get("stakes") or {}).items()
+    given = dict(rot.get("stakes") or {}).items()
+    stakes = {g: {k: int(v[k]) for k in STAKE_KEYS} for g, v in given
               if g in VARIANTS and isinstance(v, dict) and all(
                   isinstance(v.get(k), int) and 0 <= v[k] <= 10**9 for k in STAKE_KEYS)}
     return {"mode": mode, "games": games, "every": every, "stakes": stakes, "at": at,

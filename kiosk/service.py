@@ -399,7 +399,7 @@ class TableService:
             self._load_players()
             return [dict(p) for p in self._players.values()]
 
-    def add_player(self, name: str, nickname: str | None = None) -> dict[str, Any]:
+    def add_player(self, name: Any, nickname: Any = None) -> dict[str, Any]:
         from kiosk.players import check_name
 
         name, nickname = check_name(name), check_name(nickname or "", optional=True)
@@ -413,7 +413,7 @@ class TableService:
         self._changed()
         return {"ok": True, "player": self._players[player_id]}
 
-    def rename_player(self, player_id: int, name: str, nickname: str | None) -> dict[str, Any]:
+    def rename_player(self, player_id: int, name: Any, nickname: Any) -> dict[str, Any]:
         """A new name for a player: their seat at this table shows it at once, their history
         (kept by id) is theirs still."""
         from kiosk.players import check_name

@@ -58,7 +58,8 @@ def test_the_screens_show_the_game_now_and_the_next_one(tmp_path: Path) -> None:
     assert rotation["game"] == "seven-card-stud" and rotation["next"] == "razz"
     assert rotation["in_hands"] == 2 and rotation["next_text"] == "then Razz in 2 hands"
     play_hand(table)
-    assert table.view("spectator", "it")["table"]["rotation"]["next_text"] == "poi Razz dalla prossima mano"
+    rotation = table.view("spectator", "it")["table"]["rotation"]
+    assert rotation["next_text"] == "poi Razz dalla prossima mano"
 
 
 def test_a_rotation_every_orbit_changes_when_the_button_has_gone_round(tmp_path: Path) -> None:
