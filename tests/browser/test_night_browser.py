@@ -234,7 +234,47 @@ def test_a_whole_night_by_tapping(
         page.goto(server.url + "/players?lang=en")
         assert page.locator('[data-testid="player-row"]').count() == 5
         page.screenshot(path=str(artifacts / "night-players.png"), full_page=True)
+        # -- the same in Italian ----
+        page.set_viewport_size({"width": SMALL[0], "height": SMALL[1]})
+        page.goto(server.url + "/night?lang=it")
+        page.locator('[data-testid="night-closed"]').wait_for()
+        assert "Chi paga chi" in page.inner_text('[data-testid="settlement"]')
+        assert "Serata chiusa" in page.inner_text('[data-testid="night-closed"]')
+        shoot(page, artifacts, "settled-it")
+        page.goto(server.url + f"/nights/{night['id']}?lang=it")
+        assert "Mani giocate: 3" in page.inner_text('[data-testid="summary-hands"]')
         assert errors == []
     finally:
         ctx.close()
         tv_ctx.close()
+
+
+def test_dealers_choice_is_one_tap_on_the_dealer_screen(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    http = server.dealer_session()
+    setup = http.get(server.url + "/api/setup").json()
+    for seat, name in zip(setup["seats"], ["Anna", "Bruno", "Carla", "Dario"], strict=False):
+        seat.update(active=True, stack=300, name=name)
+    setup["rotation"] = {"mode": "choice", "games": ["seven-card-stud", "razz", "soko"],
+                         "stakes": {"razz": {"ante": 2, "bring_in": 3, "small_bet": 10,
+                                             "big_bet": 20}}}
+    setup["game"] = "seven-card-stud"
+    assert http.put(server.url + "/api/setup", json=setup).json()["ok"]
+    ctx = server.signed_in(chromium.new_context(
+        viewport={"width": SMALL[0], "height": SMALL[1]}, has_touch=True), http)
+    page = ctx.new_page()
+    try:
+        page.goto(server.url + "/dealer?lang=it")
+        page.locator('[data-testid="choose-game"]').wait_for()
+        assert "Sceglie il gioco: Anna" in page.inner_text('[data-testid="chooser"]')
+        check_touch_targets(page)
+        shoot(page, artifacts, "dealers-choice-it")
+        dealer = Dealer(page, server.url)
+        dealer.enter('[data-testid="game-razz"]', "#app")
+        hand = dealer.state()["hand"]
+        assert hand["variant"] == "razz" and dealer.state()["table"]["stakes"]["ante"] == 2
+        assert dealer.taps == 1
+    finally:
+        ctx.close()
