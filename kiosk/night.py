@@ -398,10 +398,11 @@ def _check_seat_change(_book: Any, setup: dict[str, Any], event: dict[str, Any],
         to = seat_of(setup, event.get("to"))
         if to["active"]:
             raise KioskError("night.err.taken", seat=to["seat"], name=to["name"])
-        return {"seat": seat["seat"], "to": to["seat"]}
+        return {"seat": seat["seat"], "to": to["seat"], "player": seat.get("player"),
+                "name": seat["name"]}
     if (kind == "sit_out") == bool(seat.get("out")):
         raise KioskError(f"night.err.{kind}", name=seat["name"])
-    return {"seat": seat["seat"]}
+    return {"seat": seat["seat"], "player": seat.get("player"), "name": seat["name"]}
 
 
 def _table_seat_change(setup: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:

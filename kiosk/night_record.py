@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import datetime
 from collections import Counter
 from typing import Any
 
@@ -23,6 +24,14 @@ from kiosk.store import Store
 
 EMPTY_SETUP: dict[str, Any] = {"seats": []}
 """A closed night's table: nobody seated (every chip is out)."""
+
+
+def local_time(stamp: str | None, with_date: bool = False) -> str:
+    """A stored time (UTC) as the kiosk's clock shows it: ``21:04``, ``2026-03-14 21:04``."""
+    if not stamp:
+        return ""
+    local = datetime.fromisoformat(stamp).astimezone()
+    return local.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
 
 
 def night_hands(store: Store, table_id: int, book_id: int) -> list[dict[str, Any]]:
@@ -64,7 +73,8 @@ def night_record(store: Store, books: BookStore, book_id: int, lang: str) -> dic
     if row is None or row["kind"] != "night":
         raise LookupError(book_id)
     entries = [e["event"] | {"seq": e["seq"], "created_at": e["created_at"],
-                             "source": e["source"]} for e in books.book_events(book_id)]
+                             "time": local_time(e["created_at"]), "source": e["source"]}
+               for e in books.book_events(book_id)]
     night = Night.fold(book_id, entries)
     players = {int(p["id"]): p for p in books.players()}
     hands = night_hands(store, row["table_id"], book_id)
@@ -93,6 +103,8 @@ def night_record(store: Store, books: BookStore, book_id: int, lang: str) -> dic
     view = present_night(night, setup, players, "spectator", lang)
     return {
         "book": row,
+        "opened": local_time(row["opened_at"], with_date=True),
+        "closed": local_time(row["closed_at"]),
         "night": view,
         "fold": night,
         "hands": len([h for h in hands if h["status"] == "finished"]),

@@ -108,7 +108,8 @@ def entry_words(entry: dict[str, Any], players: dict[int, dict[str, Any]], lang:
                                    chips=out["chips"])
             for out in entry["players"])
     return ui_catalog().translate(
-        key, lang, name="" if player is None else display_name(players, int(player)),
+        key, lang, name=entry.get("name", "") if player is None
+        else display_name(players, int(player)),
         chips=entry.get("chips", ""), to=entry.get("to", ""))
 
 

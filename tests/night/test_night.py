@@ -128,6 +128,11 @@ def test_a_player_sitting_out_is_dealt_no_cards_and_comes_back(table: TableServi
     hand = play_hand(table)
     assert [s["seat"] for s in hand["seats"]] == [1, 3]
     assert stacks(table)["Bruno"] == 1000  # no ante
+    undone = table.undo()  # the hand's last entry first, then the sitting out
+    table.submit(undone["undone"])
+    assert table.view("dealer", "en")["hand"]["finished"]
+    table.submit({"type": "sit_in", "seat": 2})
+    assert table.undo()["undone"] == {"type": "sit_in", "seat": 2, "player": 2, "name": "Bruno"}
     table.submit({"type": "sit_in", "seat": 2})
     table.start_hand()
     assert [s["seat"] for s in table.view("dealer", "en")["hand"]["seats"]] == [1, 2, 3]

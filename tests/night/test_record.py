@@ -86,5 +86,7 @@ def test_the_pages_of_the_record(dealer_client: object, kiosk_app: object) -> No
         page = client.get(url + "?lang=en")
         assert page.status_code == 200 and words in page.get_data(as_text=True), url
     assert client.get("/nights/99").status_code == 404
+    # razz is offered like the other games
+    assert 'value="razz"' in client.get("/setup/").get_data(as_text=True)
     answer = client.get(f"/nights/{book}/ledger.csv")
     assert answer.mimetype == "text/csv" and "buy_in" in answer.get_data(as_text=True)
