@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime
 from collections import Counter
+from datetime import datetime
 from typing import Any
 
 from engine.evaluate import evaluate_high
