@@ -37,15 +37,14 @@ from typing import Any
 
 from babel.numbers import format_currency
 
+from kiosk import table_event_schema as schema
 from kiosk.errors import Kind, KioskError
 from kiosk.settlement import Settlement, settle
+from kiosk.table_event_schema import CURRENCIES
 from kiosk.table_log import Context, EventKind, register_book, register_event
 
-CURRENCIES = ("EUR", "CHF", "GBP", "USD")
-"""The currencies a night may be kept in."""
 BANK_HOUSE = "house"
 """The bank is someone who does not play (the house)."""
-CHIPS_MOST = 10**9
 
 
 @dataclass
@@ -244,20 +243,10 @@ def _empty(number: int) -> dict[str, Any]:
     return {"name": str(number), "stack": 0, "active": False, "player": None, "out": False}
 
 
-# -- the checks ----
-def _whole(event: dict[str, Any], key: str, least: int = 0, most: int = CHIPS_MOST,
-           optional: bool = False) -> Any:
-    value = event.get(key)
-    if value is None and optional:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
-        raise KioskError("night.err.whole", field=key, least=least, most=most)
-    return value
-
-
+# -- the checks (the shapes are checked first: kiosk/table_event_schema.py) ----
 def _player(event: dict[str, Any], ctx: Context, key: str = "player") -> dict[str, Any]:
     value = event.get(key)
-    row = ctx.players(value) if isinstance(value, int) and not isinstance(value, bool) else None
+    row = ctx.players(value) if isinstance(value, int) else None
     if row is None:
         raise KioskError("night.err.player", Kind.MISSING, player=value)
     return row
@@ -265,27 +254,17 @@ def _player(event: dict[str, Any], ctx: Context, key: str = "player") -> dict[st
 
 def _paid(night: Night | None, event: dict[str, Any]) -> bool:
     bank = night is not None and night.bank is not None
-    return bool(event.get("paid", bank)) and bank
+    paid = event.get("paid")
+    return bank and (True if paid is None else bool(paid))
 
 
 def _check_open(night: Any, setup: dict[str, Any], event: dict[str, Any],
                 ctx: Context) -> dict[str, Any]:
-    currency = event.get("currency", "EUR")
-    if currency not in CURRENCIES:
-        raise KioskError("night.err.currency", value=str(currency)[:8],
-                         allowed=", ".join(CURRENCIES))
-    bank = event.get("bank")
+    bank = event["bank"]
     if bank not in (None, BANK_HOUSE):
         bank = _player(event, ctx, "bank")["id"]
-    return {
-        "currency": currency,
-        "chips": _whole(event, "chips", 1),
-        "money": _whole(event, "money", 1),
-        "buy_in": _whole(event, "buy_in", 1),
-        "rebuys_most": _whole(event, "rebuys_most", 0, optional=True),
-        "rebuy_most": _whole(event, "rebuy_most", 1, optional=True),
-        "bank": bank,
-    }
+    return {key: event[key] for key in ("currency", "chips", "money", "buy_in", "rebuys_most",
+                                        "rebuy_most")} | {"bank": bank}
 
 
 def _table_open(setup: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
@@ -305,9 +284,8 @@ def _check_buy_in(night: Night, setup: dict[str, Any], event: dict[str, Any],
     seat = seat_of(setup, event.get("seat"))
     if seat["active"]:
         raise KioskError("night.err.taken", seat=seat["seat"], name=seat["name"])
-    chips = _whole(event, "chips", 1)
     return {"player": player["id"], "name": player["name"], "seat": seat["seat"],
-            "chips": chips, "paid": _paid(night, event)}
+            "chips": event["chips"], "paid": _paid(night, event)}
 
 
 def _table_buy_in(setup: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
@@ -329,7 +307,9 @@ def _check_rebuy(night: Night, setup: dict[str, Any], event: dict[str, Any],
     line = night.line(seat["player"])
     if night.rebuys_most is not None and line.rebuys >= night.rebuys_most:
         raise KioskError("night.err.rebuys", name=seat["name"], most=night.rebuys_most)
-    chips = _whole(event, "chips", 1, night.rebuy_most or CHIPS_MOST)
+    chips = event["chips"]
+    if night.rebuy_most is not None and chips > night.rebuy_most:
+        raise KioskError("night.err.rebuy_most", name=seat["name"], most=night.rebuy_most)
     return {"player": seat["player"], "seat": seat["seat"], "chips": chips,
             "stack": int(seat["stack"]), "paid": _paid(night, event)}
 
@@ -341,9 +321,7 @@ def _table_rebuy(setup: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]
 
 def _check_cash_out(night: Night, setup: dict[str, Any], event: dict[str, Any],
                     ctx: Context) -> dict[str, Any]:
-    counts = event.get("counts")
-    if not isinstance(counts, dict) or not counts or len(counts) > len(setup["seats"]):
-        raise KioskError("night.err.counts")
+    counts = event["counts"]
     players = []
     for key, chips in counts.items():
         try:
@@ -352,7 +330,7 @@ def _check_cash_out(night: Night, setup: dict[str, Any], event: dict[str, Any],
             raise KioskError("night.err.player", Kind.MISSING, player=str(key)[:12]) from None
         seat = _seated(setup, {"player": player}, ctx)
         players.append({"player": player, "seat": seat["seat"], "stack": int(seat["stack"]),
-                        "chips": _whole({"chips": chips}, "chips")})
+                        "chips": chips})
     return {"players": players, "paid": _paid(night, event)}
 
 
@@ -367,7 +345,7 @@ def _check_difference(night: Night, setup: dict[str, Any], event: dict[str, Any]
     difference = night.difference(setup)
     if difference == 0:
         raise KioskError("night.err.no_difference", Kind.NOT_NOW)
-    if event.get("chips", difference) != difference:
+    if event["chips"] != difference:
         raise KioskError("night.err.difference_moved", chips=difference)
     if event["type"] == "assign":
         player = _player(event, ctx)
@@ -400,7 +378,7 @@ def _check_seat_change(_book: Any, setup: dict[str, Any], event: dict[str, Any],
             raise KioskError("night.err.taken", seat=to["seat"], name=to["name"])
         return {"seat": seat["seat"], "to": to["seat"], "player": seat.get("player"),
                 "name": seat["name"]}
-    if (kind == "sit_out") == bool(seat.get("out")):
+    if (kind == "sit_out") == bool(seat.get("out")):  # sit_out or sit_in
         raise KioskError(f"night.err.{kind}", name=seat["name"])
     return {"seat": seat["seat"], "player": seat.get("player"), "name": seat["name"]}
 
@@ -416,14 +394,18 @@ def _table_seat_change(setup: dict[str, Any], entry: dict[str, Any]) -> dict[str
 
 
 register_book("night", Night)
-register_event(EventKind("night_open", _check_open, _table_open, book="night", opens="night"))
-register_event(EventKind("buy_in", _check_buy_in, _table_buy_in, book="night"))
-register_event(EventKind("rebuy", _check_rebuy, _table_rebuy, book="night"))
-register_event(EventKind("cash_out", _check_cash_out, _table_cash_out, book="night"))
-register_event(EventKind("assign", _check_difference, book="night"))
-register_event(EventKind("accept", _check_difference, book="night"))
-register_event(EventKind("night_close", _check_close, book="night", closes=True))
-for _kind in ("sit_out", "sit_in", "move"):
-    register_event(EventKind(_kind, _check_seat_change, _table_seat_change))
+register_event(EventKind("night_open", _check_open, schema.OpenNight, _table_open, book="night",
+                         opens="night"))
+register_event(EventKind("buy_in", _check_buy_in, schema.BuyIn, _table_buy_in, book="night"))
+register_event(EventKind("rebuy", _check_rebuy, schema.Rebuy, _table_rebuy, book="night"))
+register_event(EventKind("cash_out", _check_cash_out, schema.CashOut, _table_cash_out,
+                         book="night"))
+register_event(EventKind("assign", _check_difference, schema.Assign, book="night"))
+register_event(EventKind("accept", _check_difference, schema.Accept, book="night"))
+register_event(EventKind("night_close", _check_close, schema.CloseNight, book="night",
+                         closes=True))
+for _kind in ("sit_out", "sit_in"):
+    register_event(EventKind(_kind, _check_seat_change, schema.SeatChange, _table_seat_change))
+register_event(EventKind("move", _check_seat_change, schema.Move, _table_seat_change))
 
 __all__ = ["BANK_HOUSE", "CURRENCIES", "Line", "Night", "money_text", "round_to_cents"]

@@ -5,6 +5,8 @@ a player bought in, rebought, sat out, moved or cashed out, a night opened or cl
 tournaments, a level or an elimination). Each has a ``type`` and is described by an
 :class:`EventKind`:
 
+- ``schema``: its shape, a pydantic model (:mod:`kiosk.table_event_schema`): what it refuses is
+  refused in words, field by field, before anything else;
 - ``check(book, setup, event, ctx)``: is it allowed now? It returns the entry as it is stored,
   with every number the fold needs (the chips a seat had, the money a buy-in is worth), or raises a
   :class:`~kiosk.errors.KioskError` that says what is allowed;
@@ -32,8 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
 from kiosk.book_store import BookStore
 from kiosk.errors import Kind, KioskError
+from kiosk.table_event_schema import validate
 
 
 class Book(Protocol):
@@ -57,12 +62,14 @@ class Context:
 
 Check = Callable[[Any, dict[str, Any], dict[str, Any], Context], dict[str, Any]]
 TableChange = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]
+Schema = type[BaseModel]
 
 
 @dataclass(frozen=True)
 class EventKind:
     type: str
     check: Check
+    schema: Schema
     table: TableChange | None = None
     book: str | None = None
     opens: str | None = None
@@ -124,7 +131,9 @@ class TableLog:
             self.book is None or self.book.kind != kind.book
         ):
             raise KioskError(f"{kind.book}.err.none", Kind.NOT_NOW)
-        entry = kind.check(self.book, setup, event, ctx)
+        # the client's own id for the entry, if any, is not the entry's
+        shaped = validate({k: v for k, v in event.items() if k != "id"}, kind.schema)
+        entry = kind.check(self.book, setup, shaped, ctx)
         entry["type"] = kind.type
         return kind, entry
 

@@ -109,7 +109,7 @@ def test_entries_are_refused_in_words_while_a_hand_runs(table: TableService) -> 
 def test_rebuy_limits_and_taken_seats_are_refused(table: TableService) -> None:
     table.submit(OPEN | {"rebuys_most": 1, "rebuy_most": 500})
     ids = seat_players(table, "Anna", "Bruno")
-    with pytest.raises(KioskError, match="from 1 to 500"):
+    with pytest.raises(KioskError, match="at most 500 chips"):
         table.submit({"type": "rebuy", "player": ids["Anna"], "chips": 600})
     table.submit({"type": "rebuy", "player": ids["Anna"], "chips": 500})
     with pytest.raises(KioskError, match="1 rebuys allowed"):
@@ -225,3 +225,22 @@ def test_a_renamed_or_merged_player_keeps_their_history(table: TableService) -> 
     # the duplicate seats as the player he was merged into
     table.submit({"type": "buy_in", "player": dup, "seat": 4, "chips": 1000})
     assert rows(table)["Bruno"]["chips_in"] == 2000
+
+
+def test_entries_of_the_wrong_shape_are_refused_field_by_field(table: TableService) -> None:
+    table.submit(OPEN)
+    for event, words in (
+        ({"type": "rebuy", "player": 1, "chips": "500"}, "chips: a whole number from 1 to"),
+        ({"type": "buy_in", "player": 1, "seat": 11, "chips": 10}, "seat: a whole number from 1"),
+        ({"type": "rebuy", "player": 1, "chips": 5, "stack": 9}, "stack: not a field"),
+        ({"type": "cash_out", "counts": {}}, "counts: the chips counted"),
+        ({"type": "move", "seat": 1}, "to: needed"),
+    ):
+        with pytest.raises(KioskError, match=words):
+            table.submit(event)
+    with pytest.raises(KioskError) as refused:
+        table.submit({"type": "night_close", "currency": "XYZ"})
+    assert "non è un campo" in refused.value.text("it")
+    assert table.view("dealer", "en")["night"]["rows"] == []
+    with pytest.raises(KioskError, match="currency: one of EUR"):
+        TableService(Store("sqlite://")).submit(OPEN | {"currency": "LIT"})
