@@ -90,3 +90,30 @@ def test_the_pages_of_the_record(dealer_client: object, kiosk_app: object) -> No
     assert 'value="razz"' in client.get("/setup/").get_data(as_text=True)
     answer = client.get(f"/nights/{book}/ledger.csv")
     assert answer.mimetype == "text/csv" and "buy_in" in answer.get_data(as_text=True)
+
+
+def test_the_player_list_routes_rename_merge_and_refuse_in_words(dealer_client: object) -> None:
+    from typing import Any
+
+    client: Any = dealer_client
+    token = {"X-CSRFToken": client.get("/api/csrf").get_json()["csrf_token"]}
+    anna = client.post("/api/players", json={"name": "  Anna ", "nickname": "Nanà"},
+                       headers=token).get_json()["player"]
+    assert anna["name"] == "Anna" and anna["nickname"] == "Nanà"
+    again = client.post("/api/players?lang=it", json={"name": "anna"}, headers=token)
+    assert again.status_code == 409 and "è già nell'elenco" in again.get_json()["error"]
+    empty = client.post("/api/players", json={"name": ""}, headers=token)
+    assert empty.status_code == 422 and "1 to 24 characters" in empty.get_json()["error"]
+    dup = client.post("/api/players", json={"name": "Anna B"}, headers=token).get_json()["player"]
+    renamed = client.post(f"/api/players/{anna['id']}", json={"name": "Annalisa"}, headers=token)
+    assert renamed.get_json()["player"]["name"] == "Annalisa"
+    merged = client.post(f"/api/players/{dup['id']}/merge", json={"into": anna["id"]},
+                         headers=token)
+    assert merged.get_json()["ok"]
+    players = {p["id"]: p for p in client.get("/api/players").get_json()["players"]}
+    assert players[dup["id"]]["merged_into"] == anna["id"]
+    assert client.post(f"/api/players/{anna['id']}/merge", json={"into": dup["id"]},
+                       headers=token).status_code == 422
+    assert client.post(f"/api/players/{dup['id']}/merge", json={"into": None},
+                       headers=token).get_json()["ok"]
+    assert client.post("/api/players", json={"name": "X"}).status_code == 400  # no CSRF token
