@@ -97,6 +97,9 @@
       '<button type="button" class="btn" id="undo" data-testid="night-undo"' + (state.can_undo ? '' : ' disabled') + '>↶ ' +
       esc(t('night.undo')) + '</button>' +
       '<button type="button" class="btn btn-danger" id="close" data-testid="night-close">' + esc(t('night.close')) + '</button></div>';
+    if (state.hand && !state.hand.finished) {
+      html += '<p class="notice" data-testid="hand-running">' + esc(t('book.err.hand_running')) + '</p>';
+    }
     if (n.difference) {
       html += '<div class="night-diff" role="alert" data-testid="difference"><strong>' +
         esc(t('night.difference', { text: n.difference_text })) + '</strong>' +
