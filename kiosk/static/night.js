@@ -315,9 +315,9 @@
   function closing() {
     var seated = state.table.seats;
     if (!seated.length) { enter({ type: 'night_close' }, t('night.entry.night_close')); return; }
-    openSheet('<h2>' + esc(t('night.closing')) + '</h2>' + seated.map(function (s) {
-      return '<div class="sheet-row">' + field('count-' + s.seat, s.seat + ' · ' + s.name, String(s.stack)) + '</div>';
-    }).join('') + '<div class="sheet-actions">' + cancel + '<button type="button" class="btn btn-primary btn-big" id="all-out" data-testid="cash-out-all">' +
+    openSheet('<h2>' + esc(t('night.closing')) + '</h2><div class="count-grid">' + seated.map(function (s) {
+      return field('count-' + s.seat, s.seat + ' · ' + s.name, String(s.stack));
+    }).join('') + '</div><div class="sheet-actions">' + cancel + '<button type="button" class="btn btn-primary btn-big" id="all-out" data-testid="cash-out-all">' +
       esc(t('night.cash_out_all')) + '</button></div>');
     document.getElementById('all-out').addEventListener('click', function () {
       var counts = {}, bad = null;
