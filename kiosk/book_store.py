@@ -14,7 +14,8 @@ Tables (SQLAlchemy Core, on the store's ``metadata``):
 - ``books``: a table's books, each of a ``kind`` (``night``) and ``open`` or ``closed``;
 - ``table_events``: the table's log, numbered per table (``seq``), each entry with its book (if
   any), its type, the entry, the setup before it and the latest hand of the table when it was made
-  (``after_hand``: the undo takes back whichever is later, this entry or that hand's last event).
+  (``after_hand``: the undo takes back whichever is later, this entry or that hand's last event),
+  and the client's id for it (``entry_id``: an entry sent again is answered, not made, twice).
 
 >>> from kiosk.store import Store
 >>> books = BookStore(Store("sqlite://"))
@@ -81,6 +82,7 @@ table_events_table = Table(
     Column("after_hand", Integer),
     Column("source", String(32), nullable=False),
     Column("created_at", String(32), nullable=False),
+    Column("entry_id", String(64), index=True),  # the client's id for the entry, if it gave one
 )
 
 TABLES = [players_table, books_table, table_events_table]
@@ -185,6 +187,16 @@ class BookStore:
         entry["before"] = json.loads(row._mapping["before"])
         return entry
 
+    def entry_by_id(self, table_id: int, entry_id: str) -> dict[str, Any] | None:
+        """The table's entry the client sent with ``entry_id``, if it was made."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                select(table_events_table).where(
+                    (table_events_table.c.table_id == table_id)
+                    & (table_events_table.c.entry_id == entry_id))
+            ).first()
+        return None if row is None else self._entry(row._mapping)
+
     @staticmethod
     def _entry(row: Any) -> dict[str, Any]:
         return {
@@ -207,6 +219,7 @@ class BookStore:
         after_hand: int | None,
         source: str,
         closes: bool = False,
+        entry_id: str | None = None,
     ) -> tuple[int, int | None]:
         """Write an entry of the table log with the settings after it (one transaction); ``book``
         is the id of the open book, or a kind (``"night"``) to open a new book with this entry;
@@ -220,7 +233,7 @@ class BookStore:
             conn.execute(insert(table_events_table).values(
                 table_id=table_id, seq=seq, book_id=book_id, type=str(event["type"]),
                 event=json.dumps(event, sort_keys=True), before=json.dumps(before, sort_keys=True),
-                after_hand=after_hand, source=source, created_at=_now(),
+                after_hand=after_hand, source=source, created_at=_now(), entry_id=entry_id,
             ))
             if closes and book_id is not None:
                 conn.execute(update(books_table).where(books_table.c.id == book_id)

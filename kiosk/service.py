@@ -350,13 +350,18 @@ class TableService:
         """A table event through the table log: checked, stored with the setup after it (one
         transaction), folded into the open book, then every screen is told."""
         with self.lock:
+            entry_id = event.get("id")
+            with _stored():
+                made = self.log.made(entry_id)
+            if made is not None:  # sent again after its answer was lost: answered, not made again
+                return {"ok": True, "event": made["event"]}
             ctx = Context(players=self.player, hand_running=self.hand_running())
             kind, entry = self.log.check(dict(event), self._setup, ctx)
             after_hand = self.store.latest_hand(self.table_id)
             with _stored():
                 self._setup = self.log.push(
                     kind, entry, self._setup, self.setup_key,
-                    None if after_hand is None else after_hand["id"], source)
+                    None if after_hand is None else after_hand["id"], source, entry_id)
             self._changed()
             return {"ok": True, "event": entry}
 

@@ -30,6 +30,7 @@ A kind of book registers itself with :func:`register_book`, its events with
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -75,6 +76,9 @@ class EventKind:
     opens: str | None = None
     closes: bool = False
 
+
+#: a client's id for an entry: letters, digits, ``-`` and ``_``
+ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 EVENT_KINDS: dict[str, EventKind] = {}
 BOOK_KINDS: dict[str, Any] = {}
@@ -138,7 +142,8 @@ class TableLog:
         return kind, entry
 
     def push(self, kind: EventKind, entry: dict[str, Any], setup: dict[str, Any], setup_key: str,
-             after_hand: int | None, source: str) -> dict[str, Any]:
+             after_hand: int | None, source: str,
+             entry_id: str | None = None) -> dict[str, Any]:
         """Write ``entry`` and the setup after it; returns that setup."""
         after = kind.table(copy.deepcopy(setup), entry) if kind.table else None
         after = setup if after is None else after
@@ -146,7 +151,7 @@ class TableLog:
             self.book.id if self.book is not None else None)
         seq, book_id = self.books.append(
             self.table_id, entry, book=book, before=setup, settings={setup_key: after},
-            after_hand=after_hand, source=source, closes=kind.closes)
+            after_hand=after_hand, source=source, closes=kind.closes, entry_id=entry_id)
         stored = entry | {"seq": seq}
         if kind.opens:
             assert book_id is not None
@@ -157,6 +162,14 @@ class TableLog:
             if kind.closes:
                 self.book, self.closed = None, self.book
         return after
+
+    def made(self, entry_id: str | None) -> dict[str, Any] | None:
+        """The entry already made with the client's ``entry_id`` (sent again), if any."""
+        if entry_id is None:
+            return None
+        if not isinstance(entry_id, str) or not ENTRY_ID.fullmatch(entry_id):
+            raise KioskError("entry.err.id")
+        return self.books.entry_by_id(self.table_id, entry_id)
 
     def last(self) -> dict[str, Any] | None:
         return self.books.last_entry(self.table_id)

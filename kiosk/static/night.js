@@ -18,12 +18,29 @@
     root.dataset.version = st.version;  /* the state drawn (a test waits for the next one) */
   }, function () {});
 
+  /* An entry carries an id of its own: sent again while unanswered (the link dropped), the kiosk
+     answers with the entry it made and never makes it twice. */
+  function entryId() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+  }
   function send(name, payload, done) {
-    socket.timeout(8000).emit(name, payload || null, function (err, ack) {
-      if (err) F.say(t('live.offline'), 'error');
-      else if (!ack || !ack.ok) F.say((ack && ack.error) || '?', 'error');
-      else if (done) done(ack);
-    });
+    var sent = payload || null, tries = 0, entry = name === 'act';
+    if (entry) { sent = Object.assign({}, payload); sent.id = entryId(); }
+    function attempt() {
+      tries += 1;
+      socket.timeout(8000).emit(name, sent, function (err, ack) {
+        if (err) {
+          F.say(t('live.offline'), 'error');
+          if (entry && tries < 5) {
+            if (socket.connected) setTimeout(attempt, 1000); else socket.once('connect', attempt);
+          }
+        } else if (!ack || !ack.ok) F.say((ack && ack.error) || '?', 'error');
+        else if (done) done(ack);
+      });
+    }
+    attempt();
   }
   function enter(entry, words) {
     send('act', entry, function () { closeSheet(); if (words) F.say(t('night.done', { what: words }), 'ok'); });

@@ -244,3 +244,15 @@ def test_entries_of_the_wrong_shape_are_refused_field_by_field(table: TableServi
     assert table.view("dealer", "en")["night"]["rows"] == []
     with pytest.raises(KioskError, match="currency: one of EUR"):
         TableService(Store("sqlite://")).submit(OPEN | {"currency": "LIT"})
+
+
+def test_an_entry_sent_again_with_its_id_is_answered_not_made_twice(table: TableService) -> None:
+    table.submit(OPEN)
+    ids = seat_players(table, "Anna", "Bruno")
+    rebuy = {"type": "rebuy", "player": ids["Anna"], "chips": 300, "id": "a1b2c3"}
+    first = table.submit(rebuy)
+    again = table.submit(rebuy)
+    assert again["event"] == first["event"]
+    assert stacks(table)["Anna"] == 1300 and rows(table)["Anna"]["rebuys"] == 1
+    with pytest.raises(KioskError, match="1 to 64 letters"):
+        table.submit(rebuy | {"id": "not an id!"})
