@@ -119,7 +119,7 @@ def night_of(table: TableService, role: str, lang: str) -> dict[str, Any] | None
     night = table.log.book if table.log.book is not None else table.log.closed
     if not isinstance(night, Night):
         return None
-    return present_night(night, table._setup, table._players, role, lang)
+    return present_night(night, table._setup, table.roster.by_id, role, lang)
 
 
 __all__ = ["entry_words", "night_of", "party_name", "present_night"]

@@ -263,7 +263,7 @@ def _card_label(code: str | None) -> str:
 def undone_text(table: TableService, event: dict[str, Any], lang: str) -> str:
     """What an undo took back, in words: "K♥ di Anna", "Anna vede 5"."""
     if is_table_event(event):
-        return entry_words(event, table._players, lang)
+        return entry_words(event, table.roster.by_id, lang)
     hand = table.hand
     names = {s.number: s.name for s in hand.settings.seats} if hand is not None else {}
     kind = str(event.get("type"))

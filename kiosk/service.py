@@ -32,6 +32,7 @@ from kiosk import night as _night  # noqa: F401  (registers the night's table ev
 from kiosk import presenter, rotation
 from kiosk.book_store import BookStore
 from kiosk.errors import Kind, KioskError
+from kiosk.players import PlayerList
 from kiosk.store import Store
 from kiosk.table_log import Context, TableLog, is_table_event
 from kiosk.table_setup import default_setup
@@ -125,10 +126,9 @@ class TableService:
         #: the players of the list, the table's log of table events and its open book (a night)
         self.books = BookStore(store)
         self.log = TableLog(self.books, table_id)
-        self._players: dict[int, dict[str, Any]] = {}
         #: the night's standings on the TV (the dealer shows and hides them)
         self.show_night = False
-        self._load_players()
+        self.roster = PlayerList(self.books)
         self._resume()
 
     # -- lifecycle ----
@@ -388,70 +388,38 @@ class TableService:
                 return True
             return self.hand is not None and bool(self.hand.events)
 
-    # -- the player list ----
-    def _load_players(self) -> None:
-        self._players = {int(p["id"]): p for p in self.books.players()}
-
+    # -- the player list (kiosk/players.py) ----
     def player(self, player_id: int) -> dict[str, Any] | None:
-        found = self._players.get(player_id)
-        if found is None:
-            self._load_players()  # added by another kiosk of the room
-            found = self._players.get(player_id)
-        return found
+        return self.roster.get(player_id)
 
     def players(self) -> list[dict[str, Any]]:
         with self.lock:
-            self._load_players()
-            return [dict(p) for p in self._players.values()]
+            return self.roster.everyone()
 
     def add_player(self, name: Any, nickname: Any = None) -> dict[str, Any]:
-        from kiosk.players import check_name
-
-        name, nickname = check_name(name), check_name(nickname or "", optional=True)
         with self.lock, _stored():
-            taken = [p for p in self._players.values()
-                     if p["name"].casefold() == name.casefold() and not p["merged_into"]]
-            if taken:
-                raise KioskError("players.err.taken", Kind.NOT_NOW, name=name)
-            player_id = self.books.add_player(name, nickname)
-            self._load_players()
+            row = self.roster.add(name, nickname)
         self._changed()
-        return {"ok": True, "player": self._players[player_id]}
+        return {"ok": True, "player": row}
 
     def rename_player(self, player_id: int, name: Any, nickname: Any) -> dict[str, Any]:
         """A new name for a player: their seat at this table shows it at once, their history
         (kept by id) is theirs still."""
-        from kiosk.players import check_name
-
-        name, nickname = check_name(name), check_name(nickname or "", optional=True)
-        with self.lock:
-            if self.player(player_id) is None:
-                raise KioskError("night.err.player", Kind.MISSING, player=player_id)
-            with _stored():
-                self.books.rename_player(player_id, name, nickname)
+        with self.lock, _stored():
+            row = self.roster.rename(player_id, name, nickname)
+            if any(s.get("player") == player_id for s in self._setup["seats"]):
                 for seat in self._setup["seats"]:
                     if seat.get("player") == player_id:
-                        seat["name"] = name
+                        seat["name"] = row["name"]
                 self.store.put(self.setup_key, self._setup)
-            self._load_players()
         self._changed()
-        return {"ok": True, "player": self._players[player_id]}
+        return {"ok": True, "player": row}
 
     def merge_player(self, duplicate: int, into: int | None) -> dict[str, Any]:
         """``duplicate`` is the same person as ``into`` (None: they are two people after all)."""
-        with self.lock:
-            dup = self.player(duplicate)
-            kept = None if into is None else self.player(into)
-            if dup is None or (into is not None and kept is None):
-                raise KioskError("night.err.player", Kind.MISSING, player=into or duplicate)
-            if into == duplicate or (kept is not None and kept["merged_into"]):
-                raise KioskError("players.err.merge")
-            if into is not None and any(s.get("player") == duplicate and s["active"]
-                                        for s in self._setup["seats"]):
-                raise KioskError("players.err.merge_seated", Kind.NOT_NOW, name=dup["name"])
-            with _stored():
-                self.books.merge_player(duplicate, into)
-            self._load_players()
+        with self.lock, _stored():
+            seated = {s.get("player") for s in self._setup["seats"] if s["active"]}
+            self.roster.merge(duplicate, into, seated)
         self._changed()
         return {"ok": True}
 
