@@ -261,6 +261,8 @@ class TableService:
         ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``);
         ``source`` says where it came from (``touch``, ``api``, ``serial``, ``camera``...).
         Raises the engine's error (a ``ValueError``) with its message when the event is refused.
+        A *table event* (a night's buy-in, a rebuy, a seat sitting out...: ``kiosk/table_log.py``)
+        takes the same way in and goes to the table's log instead of the hand.
         """
         if is_table_event(event):
             return self._table_event(event, source)
@@ -285,7 +287,8 @@ class TableService:
             return {"ok": True, "event": stored.to_dict(), "seq": seq}
 
     def undo(self, source: str = "touch") -> dict[str, Any]:
-        """Take back the hand's last event (also after the hand ended: the result is withdrawn)."""
+        """Take back the table's latest entry: a table event made since the latest hand's last
+        event, else the hand's last event (also after the hand ended: the result is withdrawn)."""
         with self.lock:
             last = self._last_table_entry()
             if last is not None:
