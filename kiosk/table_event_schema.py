@@ -14,7 +14,8 @@ kiosk.errors.KioskError: chips: a whole number from 1 to 1000000000.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from annotated_types import Ge, Le
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -23,13 +24,15 @@ from kiosk.errors import KioskError
 
 CHIPS_MOST = 10**9
 SEATS_MOST = 10
-CURRENCIES = ("EUR", "CHF", "GBP", "USD")
+Currency = Literal["EUR", "CHF", "GBP", "USD"]
+CURRENCIES: tuple[str, ...] = get_args(Currency)
 
 Id = Annotated[int, Field(ge=1, le=2**31)]
 Chips = Annotated[int, Field(ge=0, le=CHIPS_MOST)]
 SomeChips = Annotated[int, Field(ge=1, le=CHIPS_MOST)]
 SeatNumber = Annotated[int, Field(ge=1, le=SEATS_MOST)]
 Difference = Annotated[int, Field(ge=-CHIPS_MOST, le=CHIPS_MOST)]
+RebuysMost = Annotated[int, Field(ge=0, le=1000)]
 
 
 class Entry(BaseModel):
@@ -38,11 +41,11 @@ class Entry(BaseModel):
 
 class OpenNight(Entry):
     type: Literal["night_open"]
-    currency: Literal["EUR", "CHF", "GBP", "USD"] = "EUR"
+    currency: Currency = "EUR"
     chips: SomeChips
     money: SomeChips
     buy_in: SomeChips
-    rebuys_most: Annotated[int, Field(ge=0, le=1000)] | None = None
+    rebuys_most: RebuysMost | None = None
     rebuy_most: SomeChips | None = None
     bank: Literal["house"] | Id | None = None
 
@@ -95,14 +98,27 @@ class Move(Entry):
 
 
 def _bounds(model: type[BaseModel], name: str) -> tuple[Any, Any]:
+    """The least and most a whole number field allows, read from its type (``None``: no bound)."""
     field = model.model_fields.get(name)
+    if field is None:
+        return None, None
     least = most = None
-    for meta in field.metadata if field is not None else ():
+    metadata: list[Any] = list(field.metadata)
+    # an optional number (``SomeChips | None``): the bounds are in the union's annotated member
+    for member in get_args(field.annotation):
+        for part in get_args(member)[1:]:
+            metadata.extend(getattr(part, "metadata", [part]))
+    for meta in metadata:
         if isinstance(meta, Ge):
             least = meta.ge
         if isinstance(meta, Le):
             most = meta.le
     return least, most
+
+
+def _is_union(model: type[BaseModel], name: str) -> bool:
+    field = model.model_fields.get(name)
+    return field is not None and get_origin(field.annotation) in (Union, UnionType)
 
 
 def _allowed(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> KioskError:
@@ -120,13 +136,12 @@ def _allowed(model: type[BaseModel], loc: tuple[Any, ...], kind: str) -> KioskEr
         return KioskError("entry.allow.counts", most=SEATS_MOST)
     if name == "counts":
         return KioskError("entry.allow.whole", least=0, most=CHIPS_MOST)
+    if name == "bank":
+        return KioskError("entry.allow.bank")
     least, most = _bounds(model, name)
-    if name in ("rebuys_most", "rebuy_most", "bank"):
-        least, most = (0, 1000) if name == "rebuys_most" else (1, CHIPS_MOST)
-    if least is None:
-        least, most = 1, 2**31
-    key = "entry.allow.whole_or_none" if name in ("rebuys_most", "rebuy_most") else \
-        "entry.allow.bank" if name == "bank" else "entry.allow.whole"
+    field = model.model_fields.get(name)
+    no_limit = field is not None and not field.is_required() and field.default is None
+    key = "entry.allow.whole_or_none" if no_limit else "entry.allow.whole"
     return KioskError(key, least=least, most=most)
 
 
@@ -135,11 +150,16 @@ def validate(event: dict[str, Any], model: type[BaseModel]) -> dict[str, Any]:
     try:
         return model.model_validate(event).model_dump()
     except ValidationError as exc:
-        problems = []
+        problems: list[tuple[str, KioskError]] = []
         for error in exc.errors(include_input=False, include_url=False):
             loc = tuple(error["loc"])
+            if loc and _is_union(model, str(loc[0])):
+                # pydantic names the union's member tried (``bank.literal['house']``): the field
+                # is what the dealer's screen and the API know, and it is said once
+                loc = loc[:1]
             field = ".".join(str(part) for part in loc)
-            problems.append((field, _allowed(model, loc, error["type"])))
+            if all(field != known for known, _ in problems):
+                problems.append((field, _allowed(model, loc, error["type"])))
         field, first = problems[0]
         raise KioskError("entry.err.field", field=field, allowed=first,
                          problems=problems) from None

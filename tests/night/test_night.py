@@ -242,8 +242,15 @@ def test_entries_of_the_wrong_shape_are_refused_field_by_field(table: TableServi
         table.submit({"type": "night_close", "currency": "XYZ"})
     assert "non è un campo" in refused.value.text("it")
     assert table.view("dealer", "en")["night"]["rows"] == []
-    with pytest.raises(KioskError, match="currency: one of EUR"):
-        TableService(Store("sqlite://")).submit(OPEN | {"currency": "LIT"})
+    fresh = TableService(Store("sqlite://"))
+    for change, words in (
+        ({"currency": "LIT"}, "currency: one of EUR"),
+        ({"rebuys_most": -1}, "rebuys_most: a whole number from 0 to 1000, or null for no limit"),
+        ({"rebuy_most": 0}, "rebuy_most: a whole number from 1 to 1000000000, or null"),
+        ({"bank": "me"}, 'bank: null \\(nobody\\), "house"'),
+    ):
+        with pytest.raises(KioskError, match=words):
+            fresh.submit(OPEN | change)
 
 
 def test_an_entry_sent_again_with_its_id_is_answered_not_made_twice(table: TableService) -> None:
