@@ -169,7 +169,7 @@ def nights_csv(store: Store, books: BookStore, table_id: int | None, lang: str) 
             money_in = night.value(standing["chips_in"])
             writer.writerow([
                 row["id"], row["table_id"], row["opened_at"], row["closed_at"] or "",
-                night.currency, standing["name"], standing["chips_in"], _units(money_in),
+                night.currency, _text(standing["name"]), standing["chips_in"], _units(money_in),
                 chips_now, _units(money_in + standing["result_cents"]),
                 _units(standing["result_cents"]), standing["rebuys"],
             ])
@@ -192,14 +192,24 @@ def ledger_csv(store: Store, books: BookStore, book_id: int, lang: str) -> str:
             player = line.get("player")
             writer.writerow([
                 entry["seq"], entry["created_at"], entry["type"],
-                "" if player is None else display_name(players, int(player)),
+                "" if player is None else _text(display_name(players, int(player))),
                 line.get("seat", ""), "" if chips is None else chips,
                 "" if chips is None or entry["type"] == "night_open"
                 else _units(night.value(chips)),
                 "yes" if entry.get("paid") else "", entry["source"],
-                entry_words(entry, players, lang),
+                _text(entry_words(entry, players, lang)),
             ])
     return out.getvalue()
+
+
+#: what a spreadsheet reads as the start of a formula in a cell
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(words: str) -> str:
+    """A name or words as a cell: one starting like a formula (a player called ``=1+1``) is kept
+    as text by a leading ``'``, so that opening the export runs nothing."""
+    return "'" + words if words.startswith(FORMULA_START) else words
 
 
 def _units(cents: Any) -> str:

@@ -72,6 +72,19 @@ def test_the_record_of_two_nights_and_of_each_player(tmp_path: Path) -> None:
     assert ledger[1]["entry"] == "Anna entra con 200" and ledger[1]["money"] == "20.00"
 
 
+def test_a_name_written_like_a_formula_is_exported_as_text(tmp_path: Path) -> None:
+    table = TableService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    odd = table.add_player("=1+1")["player"]["id"]
+    table.submit(OPEN)
+    table.submit({"type": "buy_in", "player": odd, "seat": 1, "chips": 200})
+    close(table)
+    night = table.log.closed.id
+    lines = list(csv.DictReader(io.StringIO(nights_csv(table.store, table.books, 1, "en"))))
+    assert [line["player"] for line in lines] == ["'=1+1"]
+    ledger = list(csv.DictReader(io.StringIO(ledger_csv(table.store, table.books, night, "en"))))
+    assert ledger[1]["player"] == "'=1+1" and ledger[1]["entry"] == "'=1+1 buys in for 200"
+
+
 def test_the_pages_of_the_record(dealer_client: object, kiosk_app: object) -> None:
     from typing import Any
 
