@@ -10,7 +10,7 @@ import pytest
 MODULES = [
     "engine.variants", "engine.settings", "engine.events", "engine.pots", "engine.prompt",
     "engine.betting", "engine.hand", "engine.phh", "engine.beats", "engine.deck",
-    "engine.odds",
+    "engine.pokerstars", "engine.odds",
 ]
 
 
