@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -248,16 +248,21 @@ def problem(
     return found
 
 
-def hand_problem(hand: Hand, known: Known = "public") -> tuple[tuple[int, ...], Problem] | None:
+def hand_problem(
+    hand: Hand, known: Known = "public", reveal: Collection[Card] = ()
+) -> tuple[tuple[int, ...], Problem] | None:
     """The seats still contending for the pot and their problem, from a hand being played:
-    ``known="public"`` the cards every spectator sees, ``"all"`` every card entered. None when
+    ``known="public"`` the cards every spectator sees (and the ``reveal`` cards wherever they
+    are: a replay's, public by the end of the hand), ``"all"`` every card entered. None when
     fewer than two players contend, or the hand is over."""
     state = hand.state
     if state.finished:
         return None
 
     def visible(slot: CardSlot) -> bool:
-        return slot.card is not None and (known == "all" or slot.up or slot.exposed)
+        if slot.card is None:
+            return False
+        return known == "all" or slot.up or slot.exposed or slot.card in reveal
 
     live = [s for s in state.seats if not s.folded and not s.mucked]
     if len(live) < 2:
