@@ -32,6 +32,12 @@
       '</div>';
   }
 
+  /* the chips in the middle; once pushed, the pots that were */
+  function pot(hand) {
+    if (!hand.finished || !hand.result) return hand.total_pot;
+    return hand.result.pots.reduce(function (sum, p) { return sum + p.amount; }, 0);
+  }
+
   function render() {
     var state = frame && frame.state, hand = state && state.hand, delay = frame ? frame.delay : root.dataset.delay;
     if (!hand) {
@@ -53,7 +59,7 @@
     $('ov-right').innerHTML = html.slice(half).join('');
     var info = '<div><span class="game">' + esc(state.table.game_name) + '</span> · ' +
       esc(t('dealer.hand', { number: hand.number })) + (hand.finished ? '' : ' · ' + esc(hand.street_text)) + '</div>' +
-      '<div class="pot" data-testid="ov-pot">' + esc(t('spectator.pot')) + ' ' + hand.total_pot + '</div>';
+      '<div class="pot" data-testid="ov-pot">' + esc(t('spectator.pot')) + ' ' + pot(hand) + '</div>';
     if (hand.community && hand.community.length) {
       info += '<div class="community cards">' + hand.community.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</div>';
     }

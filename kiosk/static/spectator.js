@@ -43,6 +43,7 @@
   }
   function playReplay(hold) {
     if (!replay.streets.length) return;
+    tv.dataset.replay = replay.hand;  /* the replay waiting or playing */
     var i = 0;
     function step() {
       if (i >= replay.streets.length) { stopReplay(); render(); return; }
