@@ -304,6 +304,9 @@ def odds(
     ``runouts`` of them, or as many as every figure needs to be within ``settings.margin`` at
     95 %. ``seed`` makes the runouts repeatable."""
     settings = settings or OddsSettings()
+    needed, room = sum(_groups(found)), len(found.unseen())
+    if min(found.needs()) < 0 or needed > room:  # a Problem made by hand, not by problem()
+        raise OddsError("odds.error.deck", needed=needed, room=room)
     count = deals(found)
     if exact and runouts is not None:
         raise OddsError("odds.error.both")

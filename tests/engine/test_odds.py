@@ -320,3 +320,9 @@ def test_two_players_never_run_short() -> None:
     live, found = hand_problem(hand) or ((), None)
     assert live == (1, 2) and found is not None
     assert found.needs() == (7, 7) and not found.community  # an unknown card is still to know
+
+
+def test_a_problem_made_by_hand_that_cannot_be_dealt_is_refused() -> None:
+    hands = tuple(parse_hand(h) for h in THIRD_STREET)
+    with pytest.raises(OddsError, match="need 48 more cards but only 44"):
+        odds(Problem("seven-card-stud", hands))
