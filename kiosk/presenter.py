@@ -336,8 +336,9 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def present(table: TableService, role: str, lang: str) -> dict[str, Any]:
-    """Everything a screen shows: the table and, if any, the current (or last) hand."""
+def present(table: TableService | Any, role: str, lang: str) -> dict[str, Any]:
+    """Everything a screen shows: the table and, if any, the current (or last) hand. ``table`` is
+    the table service, or a moment of it kept with the same attributes (the stream overlay's)."""
     setup = table._setup
     dealer = role == "dealer"
     seats = [

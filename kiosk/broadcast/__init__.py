@@ -57,7 +57,7 @@ class Broadcast:
     # -- after every change ----
     def changed(self, table: TableService) -> None:
         """Called after every change of the table, under its lock: queue what the change asks."""
-        options = tv_options(table.setup())
+        options = tv_options(table._setup)
         hand = table.hand
         self.overlay.record(table)
         found = None

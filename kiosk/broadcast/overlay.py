@@ -1,8 +1,9 @@
 """The stream overlay: the table with every hole card entered, the odds computed with them, the
 pot and the action, shown as it was ``overlay_delay`` seconds ago (a house option).
 
-Every change of the table is kept as a frame (the overlay's view in each language, taken at once,
-and its odds' problem); a delivery loop sends each frame to the overlay's screens only when its
+Every change of the table is kept as a frame (the hand's settings and events and the setup, taken
+at once; the overlay's views and odds made from them later, off the request path); a delivery loop
+sends each frame to the overlay's screens only when its
 time plus the delay has passed, so a hole card reaches them only through the delay. The overlay's
 screens connect to the Socket.IO namespace ``/overlay`` with the secret token of its link, which
 the dealer can renew (every screen of the old link is then disconnected); they never join the
@@ -11,6 +12,7 @@ rooms of the spectator's public page.
 
 from __future__ import annotations
 
+import copy
 import secrets
 import threading
 import time
@@ -18,8 +20,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.events import Event
+from engine.hand import Hand
 from engine.i18n import LANGUAGES
-from engine.odds import Odds, Problem, hand_problem
+from engine.odds import Problem, hand_problem
+from engine.settings import GameSettings
 from kiosk.broadcast.replays import odds_payload
 from kiosk.broadcast.settings import BroadcastSettings
 from kiosk.broadcast.worker import OddsWorker
@@ -44,23 +49,65 @@ def room(table_id: int, lang: str) -> str:
 
 
 @dataclass(slots=True)
+class Moment:
+    """The table at one moment, as :func:`kiosk.presenter.present` reads a table: its setup and
+    its hand, the hand kept as its settings and events (replayed when it is shown)."""
+
+    _setup: dict[str, Any]
+    version: int
+    settings: GameSettings | None
+    events: tuple[Event, ...]
+    hand_id: int | None
+    hand_number: int
+    notice: None = None
+    _hand: Hand | None = None
+
+    @property
+    def hand(self) -> Hand | None:
+        if self._hand is None and self.settings is not None:
+            hand = Hand(self.settings)
+            for event in self.events:
+                hand.push(event)
+            self._hand = hand
+        return self._hand
+
+
+@dataclass(slots=True)
 class Frame:
-    """The table at one moment, as the overlay will show it once the delay has passed."""
+    """A moment of the table, shown on the overlay once the delay has passed. Kept small (the
+    hand's events, not its views: an hour's delay holds in little memory); its odds are computed
+    off the request path when someone watches, its views when it is sent."""
 
     at: float
     """``time.monotonic()`` of the change."""
     wall: float
     """``time.time()`` of the change (shown on the overlay)."""
-    views: dict[str, dict[str, Any]]
+    moment: Moment
+    lock: threading.Lock = field(default_factory=threading.Lock)
     seats: tuple[int, ...] = ()
     problem: Problem | None = None
+    solved: bool = False
     odds: dict[str, Any] | None = None
     sent: bool = False
-    asked: bool = field(default=False)
+    asked: bool = False
+
+    def find_problem(self) -> Problem | None:
+        """The problem of the frame's odds: every card entered (once)."""
+        with self.lock:
+            if not self.solved:
+                hand = self.moment.hand
+                found = None if hand is None else hand_problem(hand, "all")
+                if found is not None:
+                    self.seats, self.problem = found
+                self.solved = True
+                self.moment._hand = None
+            return self.problem
 
     def payload(self, lang: str, delay: int) -> dict[str, Any]:
-        return {"state": self.views[lang], "odds": self.odds, "delay": delay,
-                "at": round(self.wall, 3)}
+        with self.lock:
+            state = present(self.moment, "overlay", lang)
+            self.moment._hand = None
+        return {"state": state, "odds": self.odds, "delay": delay, "at": round(self.wall, 3)}
 
 
 class OverlayFeed:
@@ -106,13 +153,17 @@ class OverlayFeed:
 
     # -- frames ----
     def record(self, table: TableService) -> None:
-        """Keep the table as it is now (called after every change, under the table's lock)."""
-        views = {lang: present(table, "overlay", lang) for lang in LANGUAGES}
-        frame = Frame(time.monotonic(), time.time(), views)
-        if table.hand is not None:
-            found = hand_problem(table.hand, "all")
-            if found is not None:
-                frame.seats, frame.problem = found
+        """Keep the table as it is now (called after every change, under the table's lock: only
+        what the moment is made of is taken, its views come later)."""
+        hand = table.hand
+        setup = table._setup
+        with self._lock:
+            last = self._frames[-1].moment._setup if self._frames else None
+        kept = last if last == setup else copy.deepcopy(setup)
+        moment = Moment(kept, table.version, None if hand is None else hand.settings,
+                        () if hand is None else tuple(hand.events), table.hand_id,
+                        table.hand_number)
+        frame = Frame(time.monotonic(), time.time(), moment)
         with self._lock:
             self._frames.append(frame)
             watched = bool(self._screens)
@@ -120,20 +171,19 @@ class OverlayFeed:
             self._ask_odds(frame)
 
     def _ask_odds(self, frame: Frame) -> None:
-        """Compute the frame's odds off the request path (once someone watches)."""
-        if frame.problem is None or frame.asked:
+        """Make the frame's views and odds off the request path (once someone watches)."""
+        if frame.asked:
             return
         frame.asked = True
-        problem = frame.problem
+        self.worker.submit(lambda: self._odds(frame))
 
-        def done(key: str, result: Odds) -> None:
-            frame.odds = odds_payload(frame.seats, key, result)
-            if frame.sent and frame is self._current:
-                self._send(frame)  # the odds came after the frame: send it again
-
-        kept = self.worker.request(problem, done)
-        if kept is not None:
-            frame.odds = odds_payload(frame.seats, problem.key, kept)
+    def _odds(self, frame: Frame) -> None:
+        problem = frame.find_problem()
+        if problem is None:
+            return
+        frame.odds = odds_payload(frame.seats, problem.key, self.worker.odds(problem))
+        if frame.sent and frame is self._current:
+            self._send(frame)  # the odds came after the frame: send it again
 
     def due(self) -> Frame | None:
         """The newest frame whose time has come (older ones are dropped), or the one shown."""

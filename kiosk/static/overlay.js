@@ -45,6 +45,7 @@
       $('ov-info').innerHTML = '<span class="small">' + esc(refused || t('overlay.waiting', { delay: delay })) + '</span>';
       return;
     }
+    root.dataset.hand = hand.number;  /* which hand the overlay shows (for a browser's tests) */
     var odds = frame.odds && !hand.finished ? frame.odds : null, winners = {}, names = {};
     if (hand.finished && hand.result && !hand.result.misdeal) {
       hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
