@@ -89,10 +89,13 @@ def test_no_hole_card_reaches_the_overlay_before_its_time(
             event = driver.next_event(dealer.call("sync", None, timeout=10))
             if event is None:
                 break
+            # the time before sending: the server takes the entry after it, and the
+            # acknowledgement may come back late on a loaded machine
+            sent = time.monotonic()
             if event["type"] == "deal" and not event["up"] and event["card"]:
-                entered[event["card"]] = time.monotonic()
+                entered[event["card"]] = sent
             assert dealer.call("act", event, timeout=10) == {"ok": True}, event
-        finished = time.monotonic()
+        finished = sent  # the entry that ended the hand
         wait_for(lambda: overlay.finished_at() is not None, timeout=DELAY + 15)
     finally:
         for client in (overlay, tv, dealer):
@@ -102,7 +105,7 @@ def test_no_hole_card_reaches_the_overlay_before_its_time(
         arrived = overlay.first(f'"{card}"')
         assert arrived is not None, f"{card} never reached the overlay"
         assert arrived - at >= DELAY, f"{card} reached the overlay {arrived - at:.2f} s after"
-    assert overlay.finished_at() >= finished + DELAY - 0.05  # type: ignore[operator]
+    assert overlay.finished_at() >= finished + DELAY  # type: ignore[operator]
     # the overlay's frames carry odds computed with the hole cards
     assert any(f["odds"] and f["state"]["hand"] and not f["state"]["hand"]["finished"]
                for _, f in overlay.frames())
