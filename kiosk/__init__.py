@@ -62,9 +62,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         ping_timeout=10,
     )
 
-    from kiosk.views import api, auth, dealer, history, overlay, setup, spectator
+    from kiosk.views import api, auth, dealer, history, night, overlay, setup, spectator
 
-    for module in (auth, setup, dealer, spectator, overlay, history, api):
+    for module in (auth, setup, dealer, spectator, overlay, history, api, night):
         app.register_blueprint(module.bp)
     # Only this kiosk's own screens are in its table's rooms: other kiosks of a card room get the
     # table through kiosk.room, so the dealer's view never travels through the message queue.
