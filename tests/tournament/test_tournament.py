@@ -125,3 +125,18 @@ def test_the_clock_is_arithmetic_on_stored_times() -> None:
     ended = Tournament.fold(1, [*skipped.entries,
                                 {"type": "clock", "action": "end_level", "at": 2500.0}])
     assert ended.at(2500.0).index == 2
+
+
+@pytest.mark.parametrize("name", ["stud-fast", "stud-normal", "soko"])
+def test_the_ready_structures_are_dealt_by_the_engine(table: TableService, name: str) -> None:
+    from kiosk.tournament_structure import CHIP_VALUES, check_levels, colour_up, ready
+
+    structure = ready(name)
+    setup = table.setup() | {"game": structure["game"]}
+    check_levels(structure["levels"], setup)
+    played = [lv for lv in structure["levels"] if not lv.get("break")]
+    # once a chip may go, it may for every level after it (the 5s from level 4)
+    for values in (CHIP_VALUES, CHIP_VALUES[1:]):
+        first = next(i for i, lv in enumerate(played) if colour_up(values, lv))
+        assert all(colour_up(values, lv) for lv in played[first:])
+        assert values != CHIP_VALUES or first == 3
