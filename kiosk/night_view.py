@@ -115,7 +115,10 @@ def entry_words(entry: dict[str, Any], players: dict[int, dict[str, Any]], lang:
 
 def night_of(table: TableService, role: str, lang: str) -> dict[str, Any] | None:
     """The table's open night, or the night just closed (until the next opens or a hand
-    starts), as ``role`` sees it."""
+    starts), as ``role`` sees it. The stream overlay has none: what the players of a home game
+    bought in and owe stays in the room."""
+    if role == "overlay":
+        return None
     night = table.log.book if table.log.book is not None else table.log.closed
     if not isinstance(night, Night):
         return None

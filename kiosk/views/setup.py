@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from kiosk.broadcast import broadcast
 from kiosk.i18n import current_lang, t
 from kiosk.rotation import STAKE_KEYS, form_rotation, rotation
 from kiosk.service import service
@@ -14,9 +15,11 @@ from kiosk.table_setup import (
     GAMES,
     ODD_CHIP_RULES,
     SCREEN_OPTIONS,
+    TV_OPTIONS,
     buy_in,
     parse_form,
     screen_options,
+    tv_options,
 )
 from kiosk.views.auth import dealer_required
 
@@ -84,6 +87,9 @@ def index() -> Response | tuple[str, int] | str:
         buy_in=buy_in(setup),
         screen=screen_options(setup),
         screen_flags=SCREEN_OPTIONS,
+        tv=tv_options(setup),
+        tv_flags=TV_OPTIONS,
+        overlay_url=url_for("overlay.page", token=broadcast().overlay.token(), _external=True),
         known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),
         rotation=rotation(setup),
         rotation_order=_order(setup),
