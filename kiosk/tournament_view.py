@@ -193,8 +193,13 @@ def deal_figures(book: Tournament, setup: dict[str, Any], players: dict[int, dic
 
 
 def tournament_of(table: TableService, role: str, lang: str) -> dict[str, Any] | None:
-    """The table's open tournament, or the one just closed, as ``role`` sees it."""
-    book = table.log.book if table.log.book is not None else table.log.closed
+    """The table's open tournament, or the one just closed, as ``role`` sees it (the stream's
+    overlay, which reads a moment of the table without its log, shows none: its money stays in
+    the room)."""
+    log = getattr(table, "log", None)
+    if log is None or role not in ("dealer", "spectator"):
+        return None
+    book = log.book if log.book is not None else log.closed
     if not isinstance(book, Tournament):
         return None
     return present_tournament(book, table._setup, table.roster.by_id, role, lang)
