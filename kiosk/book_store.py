@@ -173,14 +173,13 @@ class BookStore:
             ).all()
         return [self._entry(row._mapping) for row in rows]
 
-    def last_entry(self, table_id: int) -> dict[str, Any] | None:
-        """The table log's latest entry, with the setup before it."""
+    def last_entry(self, table_id: int, skip: list[str] | None = None) -> dict[str, Any] | None:
+        """The table log's latest entry (of a type not in ``skip``), with the setup before it."""
+        query = select(table_events_table).where(table_events_table.c.table_id == table_id)
+        if skip:
+            query = query.where(table_events_table.c.type.not_in(skip))
         with self.store.engine.connect() as conn:
-            row = conn.execute(
-                select(table_events_table)
-                .where(table_events_table.c.table_id == table_id)
-                .order_by(table_events_table.c.seq.desc())
-            ).first()
+            row = conn.execute(query.order_by(table_events_table.c.seq.desc())).first()
         if row is None:
             return None
         entry = self._entry(row._mapping)

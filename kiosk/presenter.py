@@ -21,6 +21,7 @@ from kiosk.i18n import ui_catalog
 from kiosk.night_view import entry_words, night_of
 from kiosk.table_log import is_table_event
 from kiosk.table_setup import screen_options, tv_options
+from kiosk.tournament_view import tournament_of
 
 if TYPE_CHECKING:
     from kiosk.service import TableService
@@ -367,6 +368,7 @@ def present(table: TableService | Any, role: str, lang: str) -> dict[str, Any]:
         },
         "hand": None,
         "night": night_of(table, role, lang),
+        "tournament": tournament_of(table, role, lang),
     }
     if dealer:
         view["table"]["screen"] = screen_options(setup)

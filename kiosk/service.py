@@ -29,12 +29,16 @@ from engine.events import event_from_dict
 from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from kiosk import night as _night  # noqa: F401  (registers the night's table events)
-from kiosk import presenter, rotation
+from kiosk import (
+    presenter,
+    rotation,
+    tournament_events,  # registers the tournament's table events
+)
 from kiosk.book_store import BookStore
 from kiosk.errors import Kind, KioskError
 from kiosk.players import PlayerList
 from kiosk.store import Store
-from kiosk.table_log import Context, TableLog, is_table_event
+from kiosk.table_log import EVENT_KINDS, Context, TableLog, is_table_event
 from kiosk.table_setup import default_setup
 
 Listener = Callable[["TableService"], None]
@@ -216,6 +220,7 @@ class TableService:
         with self.lock:
             if self.hand_running():
                 raise TableError("table.err.running")
+            self._book_entries("before_hand", self._setup, tournament_events.now())
             setup = self._setup
             if game is not None or rotation.rotation(setup)["mode"] == "choice":
                 setup = rotation.choose(setup, game if game is not None else setup["game"])
@@ -291,8 +296,11 @@ class TableService:
         event, else the hand's last event (also after the hand ended: the result is withdrawn)."""
         with self.lock:
             last = self._last_table_entry()
-            if last is not None:
+            if last is not None and not EVENT_KINDS[last["event"]["type"]].follows_hand:
                 return self._undo_table_event(last)
+            if last is not None:  # made by the hand's end: taken back with its last event
+                with _stored():
+                    self._setup = self.log.pop(last, self.setup_key)
             hand = self._require_hand()
             if not hand.events:
                 raise TableError("table.err.nothing_to_undo")
@@ -334,6 +342,9 @@ class TableService:
             {str(k): v for k, v in stacks.items()},
             settings={self.setup_key: self._setup},
         )
+        if not hand.result.misdeal:
+            start = {s.number: s.stack for s in hand.settings.seats}
+            self._book_entries("after_hand", self._setup, self.hand_id, start, dict(stacks))
 
     def _reopen(self) -> None:
         hand = self._require_hand()
@@ -358,15 +369,39 @@ class TableService:
                 made = self.log.made(entry_id)
             if made is not None:  # sent again after its answer was lost: answered, not made again
                 return {"ok": True, "event": made["event"]}
-            ctx = Context(players=self.player, hand_running=self.hand_running())
+            latest = self.store.latest_hand(self.table_id)
+            ctx = Context(players=self.player, hand_running=self.hand_running(),
+                          latest_hand=None if latest is None else latest["id"])
             kind, entry = self.log.check(dict(event), self._setup, ctx)
-            after_hand = self.store.latest_hand(self.table_id)
             with _stored():
                 self._setup = self.log.push(
                     kind, entry, self._setup, self.setup_key,
-                    None if after_hand is None else after_hand["id"], source, entry_id)
+                    None if latest is None else latest["id"], source, entry_id)
             self._changed()
             return {"ok": True, "event": entry}
+
+    def _book_entries(self, hook: str, *args: Any) -> None:
+        """Write the entries the open book makes around a hand (``before_hand``: a tournament's
+        new level; ``after_hand``: its eliminations), each as a table event of the kiosk's."""
+        make = getattr(self.log.book, hook, None)
+        if make is None:
+            return
+        for entry in make(*args):
+            self._push_own(entry)
+
+    def _push_own(self, entry: dict[str, Any]) -> None:
+        latest = self.store.latest_hand(self.table_id)
+        with _stored():
+            self._setup = self.log.push(
+                EVENT_KINDS[entry["type"]], entry, self._setup, self.setup_key,
+                None if latest is None else latest["id"], "kiosk")
+
+    def record(self, entry: dict[str, Any]) -> None:
+        """Write an entry the kiosk makes itself (a tournament clock's outage, checked by its
+        maker) and tell every screen."""
+        with self.lock:
+            self._push_own(entry)
+        self._changed()
 
     def _last_table_entry(self) -> dict[str, Any] | None:
         """The table log's latest entry when it came after the latest hand's every event (made

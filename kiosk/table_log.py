@@ -13,7 +13,14 @@ tournaments, a level or an elimination). Each has a ``type`` and is described by
 - ``table(setup, entry)``: the table's setup after it (seats, names, stacks; ``None``: unchanged);
 - ``book``: the kind of book it belongs to (``night``), or ``None`` for an event of the table
   alone (moving a seat), which joins the open book when there is one;
-- ``opens`` / ``closes``: it opens a new book of a kind, or closes the open one.
+- ``opens`` / ``closes``: it opens a new book of a kind, or closes the open one;
+- ``during_hand``, ``kiosk``, ``follows_hand``: made during a hand too (and left alone by the
+  undo), made by the kiosk only (a tournament's level put in play before a hand, its eliminations
+  after one), taken back by the undo with the hand's last event.
+
+A book may also give the entries the kiosk makes around a hand: ``before_hand(setup, now)`` and
+``after_hand(setup, hand_id, start, end)`` return them (a list of entries with their ``type``);
+the service writes them through :meth:`TableLog.push` like any other.
 
 A *book* (a night, a tournament) is the fold of its entries: ``BOOK_KINDS[kind].fold(id, entries)``
 rebuilds it, ``book.apply(entry)`` adds one. The service (``TableService.submit``) sends an event
@@ -59,6 +66,8 @@ class Context:
     players: Callable[[int], dict[str, Any] | None]
     """A player of the list by id (None: no such player)."""
     hand_running: bool
+    latest_hand: int | None = None
+    """The table's latest hand (its id), if any."""
 
 
 Check = Callable[[Any, dict[str, Any], dict[str, Any], Context], dict[str, Any]]
@@ -75,6 +84,13 @@ class EventKind:
     book: str | None = None
     opens: str | None = None
     closes: bool = False
+    during_hand: bool = False
+    """Made during a hand too (a tournament's clock); such an entry is not taken back by the
+    undo (the clock has its own controls)."""
+    kiosk: bool = False
+    """Made by the kiosk itself (a tournament's level, an elimination), never sent."""
+    follows_hand: bool = False
+    """Made by the kiosk at a hand's end: the undo takes it back with the hand's last event."""
 
 
 #: a client's id for an entry: letters, digits, ``-`` and ``_``
@@ -127,7 +143,9 @@ class TableLog:
     def check(self, event: dict[str, Any], setup: dict[str, Any],
               ctx: Context) -> tuple[EventKind, dict[str, Any]]:
         kind = EVENT_KINDS[str(event["type"])]
-        if ctx.hand_running:
+        if kind.kiosk:
+            raise KioskError("book.err.kiosk_only", type=kind.type)
+        if ctx.hand_running and not kind.during_hand:
             raise KioskError("book.err.hand_running", Kind.NOT_NOW)
         if kind.opens is not None and self.book is not None:
             raise KioskError(f"{self.book.kind}.err.open", Kind.NOT_NOW)
@@ -172,7 +190,9 @@ class TableLog:
         return self.books.entry_by_id(self.table_id, entry_id)
 
     def last(self) -> dict[str, Any] | None:
-        return self.books.last_entry(self.table_id)
+        """The latest entry the undo may take back (a clock's entries are left alone)."""
+        kept = [kind.type for kind in EVENT_KINDS.values() if kind.during_hand]
+        return self.books.last_entry(self.table_id, skip=kept)
 
     def pop(self, last: dict[str, Any], setup_key: str) -> dict[str, Any]:
         """Take back ``last`` (:meth:`last`); returns the setup before it."""
