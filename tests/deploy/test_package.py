@@ -39,6 +39,10 @@ PAGES = {
     "/devices": "devices.js",
     "/camera": "camera.js",
     "/camera/deck": "camera-deck.js",
+    "/night": "night.js",
+    "/nights": "night.css",
+    "/players": "players.js",
+    "/tournament": "tournament.js",
     "/room": "room.js",
     "/room/table/1": "room-watch.js",
 }
