@@ -12,7 +12,13 @@ from typing import Any
 
 from flask import Flask
 
-REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+def templates_folder() -> Path:
+    """The page templates: ``kiosk/templates`` in an installed wheel (pyproject.toml packages the
+    repository's top-level ``templates/`` there), ``templates/`` beside ``kiosk/`` in a checkout."""
+    package = Path(__file__).resolve().parent
+    installed = package / "templates"
+    return installed if installed.is_dir() else package.parent / "templates"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -29,7 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=str(instance),
-        template_folder=str(REPO_TEMPLATES),
+        template_folder=str(templates_folder()),
         static_folder="static",
     )
     app.config.from_mapping(cfg.from_environment(instance))

@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.settlement import EXACT_MOST, settle
-
-
-@cache
-def fewest(balances: tuple[int, ...]) -> int:
-    """The fewest transfers that settle ``balances`` (sorted, no zeros), by trying every way: the
-    first party settles in full with one transfer to any party of the other sign (some fewest plan
-    does so), and the rest is searched again."""
-    if not balances:
-        return 0
-    first, rest = balances[0], list(balances[1:])
-    best = len(balances)
-    for i, other in enumerate(rest):
-        if (other > 0) == (first > 0):
-            continue
-        left = [*rest[:i], other + first, *rest[i + 1:]]
-        best = min(best, 1 + fewest(tuple(sorted(v for v in left if v))))
-    return best
+from tests.helpers.night import fewest
 
 
 def ledgers(most: int) -> st.SearchStrategy[list[int]]:

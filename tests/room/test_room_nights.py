@@ -6,8 +6,8 @@ from __future__ import annotations
 from kiosk import room
 from kiosk.service import TableService
 from kiosk.store import Store
+from tests.helpers.servers import Postgres
 from tests.night.play import play_hand
-from tests.room.conftest import Postgres
 
 OPEN = {"type": "night_open", "currency": "EUR", "chips": 100, "money": 500, "buy_in": 400}
 

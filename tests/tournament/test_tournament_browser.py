@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_kiosk_browser import wait_until
-from tests.browser.test_night_browser import Dealer
 from tests.conftest import LiveKiosk
+from tests.helpers.night import Dealer
+from tests.helpers.waiting import wait_until
 from tests.tournament.play import next_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
