@@ -28,8 +28,17 @@ from engine.errors import EngineError
 from engine.events import event_from_dict
 from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
-from kiosk import presenter
+from kiosk import night as _night  # noqa: F401  (registers the night's table events)
+from kiosk import (
+    presenter,
+    rotation,
+    tournament_events,  # registers the tournament's table events
+)
+from kiosk.book_store import BookStore
+from kiosk.errors import Kind, KioskError
+from kiosk.players import PlayerList
 from kiosk.store import Store
+from kiosk.table_log import EVENT_KINDS, Context, TableLog, is_table_event
 from kiosk.table_setup import default_setup
 
 Listener = Callable[["TableService"], None]
@@ -95,7 +104,7 @@ def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
         seats=tuple(
             SeatConfig(int(s["seat"]), str(s["name"]), int(s["stack"]))
             for s in setup["seats"]
-            if s["active"]
+            if s["active"] and not s.get("out")  # a player sitting out is dealt no cards
         ),
         dealer=int(setup["dealer"]),
     )
@@ -118,6 +127,12 @@ class TableService:
         #: something the dealer must read (a stored hand that could not be resumed), until the
         #: next hand starts
         self.notice: TableError | None = None
+        #: the players of the list, the table's log of table events and its open book (a night)
+        self.books = BookStore(store)
+        self.log = TableLog(self.books, table_id)
+        #: the night's standings on the TV (the dealer shows and hides them)
+        self.show_night = False
+        self.roster = PlayerList(self.books)
         self._resume()
 
     # -- lifecycle ----
@@ -179,8 +194,18 @@ class TableService:
         with self.lock:
             if self.hand_running():
                 raise TableError("setup.locked")
-            settings_from_setup(setup)
             new_setup = copy.deepcopy(setup)
+            if self.log.book is not None:
+                # the night keeps the seats: a seat changes by its entries only (buy-in, rebuy,
+                # cash-out...), so that every chip on the table is in the ledger
+                if _seat_state(new_setup) != _seat_state(self._setup):
+                    raise KioskError("night.err.seats_locked", Kind.NOT_NOW)
+                new_setup["seats"] = copy.deepcopy(self._setup["seats"])
+            new_setup.setdefault("button", self._setup.get("button", 0))
+            if "rotation" in new_setup:
+                new_setup["rotation"] = rotation.check_rotation(new_setup["rotation"],
+                                                                new_setup["game"])
+            settings_from_setup(new_setup)
             with _stored():
                 self.store.put(self.setup_key, new_setup)
             self._setup = new_setup
@@ -189,27 +214,51 @@ class TableService:
         self._changed()
 
     # -- the hand ----
-    def start_hand(self, source: str = "touch") -> dict[str, Any]:
-        """Deal a new hand with the table's setup and current stacks (antes are posted)."""
+    def start_hand(self, source: str = "touch", game: str | None = None) -> dict[str, Any]:
+        """Deal a new hand with the table's setup and current stacks (antes are posted); in a
+        dealer's choice, ``game`` is the game chosen (played with its own stakes)."""
         with self.lock:
             if self.hand_running():
                 raise TableError("table.err.running")
-            settings = settings_from_setup(self._setup)
+            self._book_entries("before_hand", self._setup, tournament_events.now())
+            setup = self._setup
+            if game is not None or rotation.rotation(setup)["mode"] == "choice":
+                setup = rotation.choose(setup, game if game is not None else setup["game"])
+            setup["button"] = rotation.button(setup)
+            settings = settings_from_setup(setup)
             hand = Hand(settings)
+            record = {
+                "settings": settings.to_dict(),
+                "source": source,
+                # what the hand's end may change, as it was at its start (an undo puts it back),
+                # and who sat where (a player's hands across nights)
+                "table": {key: copy.deepcopy(setup.get(key)) for key in rotation.KEPT},
+                "players": {str(s["seat"]): s["player"] for s in setup["seats"]
+                            if s["active"] and not s.get("out") and s.get("player")},
+                "book": None if self.log.book is None else self.log.book.id,
+            }
             with _stored():
-                hand_id = self.store.begin_hand(
-                    self.table_id, {"settings": settings.to_dict(), "source": source}
-                )
+                if setup is not self._setup:
+                    self.store.put(self.setup_key, setup)
+                hand_id = self.store.begin_hand(self.table_id, record)
                 row = self.store.hand(hand_id)
+            self._setup = setup
             self.hand, self.hand_id = hand, hand_id
             self.hand_number = row["number"] if row else self.hand_number + 1
             self.notice = None
             self._changed()
             return {"hand_id": hand_id, "number": self.hand_number}
 
-    def next_hand(self, source: str = "touch") -> dict[str, Any]:
+    def next_hand(self, source: str = "touch", game: str | None = None) -> dict[str, Any]:
         """After a finished hand: start the next one (stacks carried over)."""
-        return self.start_hand(source)
+        return self.start_hand(source, game)
+
+    def night_on_tv(self, show: bool) -> dict[str, Any]:
+        """Show the night's standings on the TV, or hide them."""
+        with self.lock:
+            self.show_night = bool(show)
+        self._changed()
+        return {"ok": True}
 
     def submit(self, event: dict[str, Any], source: str = "touch") -> dict[str, Any]:
         """Verify ``event`` with the engine, store it, apply it, broadcast; return the stored event.
@@ -217,7 +266,11 @@ class TableService:
         ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``);
         ``source`` says where it came from (``touch``, ``api``, ``serial``, ``camera``...).
         Raises the engine's error (a ``ValueError``) with its message when the event is refused.
+        A *table event* (a night's buy-in, a rebuy, a seat sitting out...: ``kiosk/table_log.py``)
+        takes the same way in and goes to the table's log instead of the hand.
         """
+        if is_table_event(event):
+            return self._table_event(event, source)
         with self.lock:
             hand = self._require_hand()
             try:
@@ -239,8 +292,15 @@ class TableService:
             return {"ok": True, "event": stored.to_dict(), "seq": seq}
 
     def undo(self, source: str = "touch") -> dict[str, Any]:
-        """Take back the hand's last event (also after the hand ended: the result is withdrawn)."""
+        """Take back the table's latest entry: a table event made since the latest hand's last
+        event, else the hand's last event (also after the hand ended: the result is withdrawn)."""
         with self.lock:
+            last = self._last_table_entry()
+            if last is not None and not EVENT_KINDS[last["event"]["type"]].follows_hand:
+                return self._undo_table_event(last)
+            if last is not None:  # made by the hand's end: taken back with its last event
+                with _stored():
+                    self._setup = self.log.pop(last, self.setup_key)
             hand = self._require_hand()
             if not hand.events:
                 raise TableError("table.err.nothing_to_undo")
@@ -273,6 +333,8 @@ class TableService:
         for seat in self._setup["seats"]:
             if seat["seat"] in stacks:
                 seat["stack"] = stacks[seat["seat"]]
+        if not hand.result.misdeal:  # a misdeal is dealt again by the same button
+            self._setup = rotation.after_hand(self._setup)
         self.store.finish_hand(
             self.hand_id,
             "misdeal" if hand.result.misdeal else "finished",
@@ -280,6 +342,9 @@ class TableService:
             {str(k): v for k, v in stacks.items()},
             settings={self.setup_key: self._setup},
         )
+        if not hand.result.misdeal:
+            start = {s.number: s.stack for s in hand.settings.seats}
+            self._book_entries("after_hand", self._setup, self.hand_id, start, dict(stacks))
 
     def _reopen(self) -> None:
         hand = self._require_hand()
@@ -288,13 +353,124 @@ class TableService:
         for seat in self._setup["seats"]:
             if seat["seat"] in start:
                 seat["stack"] = start[seat["seat"]]
+        row = self.store.hand(self.hand_id)
+        kept = (row or {}).get("setup", {}).get("table")
+        if kept:  # the button and the rotation as they were when the hand started
+            self._setup.update(copy.deepcopy(kept))
         self.store.reopen_hand(self.hand_id, settings={self.setup_key: self._setup})
+
+    # -- table events (docs/night.md): a night's ledger, seats between hands ----
+    def _table_event(self, event: dict[str, Any], source: str) -> dict[str, Any]:
+        """A table event through the table log: checked, stored with the setup after it (one
+        transaction), folded into the open book, then every screen is told."""
+        with self.lock:
+            entry_id = event.get("id")
+            with _stored():
+                made = self.log.made(entry_id)
+            if made is not None:  # sent again after its answer was lost: answered, not made again
+                return {"ok": True, "event": made["event"]}
+            latest = self.store.latest_hand(self.table_id)
+            ctx = Context(players=self.player, hand_running=self.hand_running(),
+                          latest_hand=None if latest is None else latest["id"])
+            kind, entry = self.log.check(dict(event), self._setup, ctx)
+            with _stored():
+                self._setup = self.log.push(
+                    kind, entry, self._setup, self.setup_key,
+                    None if latest is None else latest["id"], source, entry_id)
+            self._changed()
+            return {"ok": True, "event": entry}
+
+    def _book_entries(self, hook: str, *args: Any) -> None:
+        """Write the entries the open book makes around a hand (``before_hand``: a tournament's
+        new level; ``after_hand``: its eliminations), each as a table event of the kiosk's."""
+        make = getattr(self.log.book, hook, None)
+        if make is None:
+            return
+        for entry in make(*args):
+            self._push_own(entry)
+
+    def _push_own(self, entry: dict[str, Any]) -> None:
+        latest = self.store.latest_hand(self.table_id)
+        with _stored():
+            self._setup = self.log.push(
+                EVENT_KINDS[entry["type"]], entry, self._setup, self.setup_key,
+                None if latest is None else latest["id"], "kiosk")
+
+    def record(self, entry: dict[str, Any]) -> None:
+        """Write an entry the kiosk makes itself (a tournament clock's outage, checked by its
+        maker) and tell every screen."""
+        with self.lock:
+            self._push_own(entry)
+        self._changed()
+
+    def _last_table_entry(self) -> dict[str, Any] | None:
+        """The table log's latest entry when it came after the latest hand's every event (made
+        between hands, no hand started since): the next undo takes it back."""
+        if self.hand_running():
+            return None
+        last = self.log.last()
+        if last is None:
+            return None
+        latest = self.store.latest_hand(self.table_id)
+        return last if last["after_hand"] == (None if latest is None else latest["id"]) else None
+
+    def _undo_table_event(self, last: dict[str, Any]) -> dict[str, Any]:
+        with _stored():
+            self._setup = self.log.pop(last, self.setup_key)
+        self._changed()
+        return {"ok": True, "undone": last["event"]}
+
+    def can_undo(self) -> bool:
+        with self.lock:
+            if self._last_table_entry() is not None:
+                return True
+            return self.hand is not None and bool(self.hand.events)
+
+    # -- the player list (kiosk/players.py) ----
+    def player(self, player_id: int) -> dict[str, Any] | None:
+        return self.roster.get(player_id)
+
+    def players(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return self.roster.everyone()
+
+    def add_player(self, name: Any, nickname: Any = None) -> dict[str, Any]:
+        with self.lock, _stored():
+            row = self.roster.add(name, nickname)
+        self._changed()
+        return {"ok": True, "player": row}
+
+    def rename_player(self, player_id: int, name: Any, nickname: Any) -> dict[str, Any]:
+        """A new name for a player: their seat at this table shows it at once, their history
+        (kept by id) is theirs still."""
+        with self.lock, _stored():
+            row = self.roster.rename(player_id, name, nickname)
+            if any(s.get("player") == player_id for s in self._setup["seats"]):
+                for seat in self._setup["seats"]:
+                    if seat.get("player") == player_id:
+                        seat["name"] = row["name"]
+                self.store.put(self.setup_key, self._setup)
+        self._changed()
+        return {"ok": True, "player": row}
+
+    def merge_player(self, duplicate: int, into: int | None) -> dict[str, Any]:
+        """``duplicate`` is the same person as ``into`` (None: they are two people after all)."""
+        with self.lock, _stored():
+            seated = {s.get("player") for s in self._setup["seats"] if s["active"]}
+            self.roster.merge(duplicate, into, seated)
+        self._changed()
+        return {"ok": True}
 
     # -- views ----
     def view(self, role: str, lang: str) -> dict[str, Any]:
         """What a ``dealer`` or a ``spectator`` screen in ``lang`` may see now."""
         with self.lock:
             return presenter.present(self, role, lang)
+
+
+def _seat_state(setup: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [(s["seat"], bool(s["active"]), int(s["stack"]) if s["active"] else 0,
+             s.get("player") if s["active"] else None) for s in setup["seats"]]
 
 
 def service() -> TableService:

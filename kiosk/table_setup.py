@@ -41,6 +41,14 @@ DEFAULT_SCREEN: dict[str, bool] = {
     "speech": False,  # the dealer screen says whose turn it is (the browser's speech synthesis)
     "hide_down": True,  # known down cards drawn as backs on the dealer screen, shown while held
 }
+TV_OPTIONS = ("odds", "replays")
+DEFAULT_TV: dict[str, Any] = {
+    "odds": True,  # the TV shows each live player's odds from the cards it shows
+    "replays": True,  # after a hand, the TV replays it street by street with the odds
+    "overlay_delay": 60,  # seconds the stream overlay (hole cards) runs behind the table
+}
+OVERLAY_DELAY_MOST = 3600
+"""The longest delay the stream overlay may be set to (seconds)."""
 DEFAULT_BUY_IN = 200
 """The stack a seat starts with when it joins the table (the table's usual buy-in)."""
 
@@ -50,6 +58,7 @@ DEFAULT_SETUP: dict[str, Any] = {
     "rules": DEFAULT_RULES,
     "buy_in": DEFAULT_BUY_IN,
     "screen": DEFAULT_SCREEN,
+    "tv": DEFAULT_TV,
     "dealer": 0,
     "seats": [
         {"seat": n, "name": "", "stack": 0, "active": False} for n in range(1, SEAT_COUNT + 1)
@@ -69,6 +78,17 @@ def screen_options(setup: Mapping[str, Any]) -> dict[str, bool]:
     """The dealer screen's house options (a setup stored before they existed has the defaults)."""
     return {**DEFAULT_SCREEN, **{k: bool(v) for k, v in dict(setup.get("screen") or {}).items()
                                  if k in DEFAULT_SCREEN}}
+
+
+def tv_options(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The TV's and the stream overlay's house options (a setup stored before they existed has
+    the defaults): ``odds`` and ``replays`` on the TV, ``overlay_delay`` in seconds."""
+    given = dict(setup.get("tv") or {})
+    options = {**DEFAULT_TV, **{k: bool(given[k]) for k in TV_OPTIONS if k in given}}
+    delay = given.get("overlay_delay", DEFAULT_TV["overlay_delay"])
+    if isinstance(delay, int) and not isinstance(delay, bool) and 0 <= delay <= OVERLAY_DELAY_MOST:
+        options["overlay_delay"] = delay
+    return options
 
 
 def buy_in(setup: Mapping[str, Any]) -> int:
@@ -123,6 +143,17 @@ def parse_form(
     setup["buy_in"] = usual
     setup["screen"] = {flag: form.get(f"screen_{flag}") in ("on", "1", "true")
                        for flag in SCREEN_OPTIONS}
+    tv: dict[str, Any] = {flag: form.get(f"tv_{flag}") in ("on", "1", "true")
+                          for flag in TV_OPTIONS}
+    tv["overlay_delay"] = tv_options(current)["overlay_delay"]
+    if form.get("overlay_delay"):
+        delay = _int(form, "overlay_delay", problems, "setup.overlay_delay")
+        if delay > OVERLAY_DELAY_MOST:
+            problems.append(("setup.err.maximum", {"field": "setup.overlay_delay",
+                                                   "maximum": OVERLAY_DELAY_MOST}))
+        else:
+            tv["overlay_delay"] = delay
+    setup["tv"] = tv
     was_playing = {s["seat"] for s in current["seats"] if s["active"]}
     seats = []
     for n in range(1, SEAT_COUNT + 1):

@@ -5,11 +5,59 @@
   var tv = document.getElementById('tv');
   var $ = function (id) { return document.getElementById(id); };
   var state = null, online = false;
+  /* odds: the odds of the hand on the table (kept while their key is the hand's); replay: the last
+     finished hand's streets; frame: the street of it on the screen while it is replayed */
+  var odds = null, replay = null, frame = null, replayTimer = null, replayed = {};
   if (localStorage.getItem('fourColour') === '1' || /four=1/.test(location.search)) document.body.classList.add('four-colour');
 
-  S.live('spectator', tv.dataset.lang, function (st) { state = st; render(); }, function (on) {
+  var socket = S.live('spectator', tv.dataset.lang, function (st) { state = st; changed(); tv.dataset.version = st.version; }, function (on) {
     online = on; conn();
   });
+  socket.on('odds', function (o) { odds = o; render(); });
+  socket.on('replay', function (r) {
+    /* a replay the dealer asked for from the history plays at once, between hands */
+    if (r.now && !(state && state.hand && !state.hand.finished)) { stopReplay(); replay = r; playReplay(0); }
+    else if (!r.now) { replay = r; startReplay(); }
+  });
+
+  /* a new state: ask for the odds and the replay the TV does not have yet */
+  function changed() {
+    var hand = state.hand;
+    if (frame && (!hand || !hand.finished || (hand.id !== replay.hand && !replay.now))) stopReplay();
+    if (hand && hand.odds_key && (!odds || odds.key !== hand.odds_key)) {
+      socket.emit('odds', null, function (o) { if (o) { odds = o; render(); } });
+    }
+    if (hand && hand.finished && state.table.tv && state.table.tv.replays && !replayed[hand.id]) {
+      if (replay && replay.hand === hand.id) startReplay();
+      else socket.emit('replay', tv.dataset.lang, function (r) { if (r) { replay = r; startReplay(); } });
+    }
+    render();
+  }
+  /* After a hand with a showdown the result stays a while, then each street comes back with its
+     odds, then the result again (house option: replays). A new hand stops it. */
+  function startReplay() {
+    var hand = state && state.hand;
+    if (!replay || !hand || !hand.finished || replay.hand !== hand.id || replayed[hand.id]) return;
+    replayed[hand.id] = true;
+    playReplay(replay.hold);
+  }
+  function playReplay(hold) {
+    if (!replay.streets.length) return;
+    tv.dataset.replay = replay.hand;  /* the replay waiting or playing */
+    var i = 0;
+    function step() {
+      if (i >= replay.streets.length) { stopReplay(); render(); return; }
+      frame = replay.streets[i++];
+      render();
+      replayTimer = setTimeout(step, replay.street * 1000);
+    }
+    replayTimer = setTimeout(step, hold * 1000);
+  }
+  function stopReplay() {
+    clearTimeout(replayTimer);
+    replayTimer = null;
+    frame = null;
+  }
 
   function conn() {
     var c = $('tv-conn');
@@ -73,7 +121,7 @@
     });
   }
 
-  function seatHTML(s, hand, winners, beaten) {
+  function seatHTML(s, hand, winners, beaten, figures) {
     var cls = 'tv-seat';
     if (hand && hand.to_act === s.seat && !hand.finished) cls += ' turn';
     if (s.folded) cls += ' folded';
@@ -85,6 +133,7 @@
     if (winners[s.seat]) status = esc('+' + winners[s.seat]);
     /* a hand shown that won nothing is named on its own seat */
     else if (beaten[s.seat]) status = '<span class="shown-hand" data-testid="seat-hand">' + esc(beaten[s.seat]) + '</span>';
+    else if (figures && !s.folded) status += S.oddsHTML(figures);
     return '<div class="' + cls + '" data-seat="' + s.seat + '">' +
       '<div class="who"><span class="name">' + esc(s.name) + '</span>' +
       (state.table.dealer === s.seat ? '<span class="dealer-button" title="dealer">' + esc(t('seat.dealer')) + '</span>' : '') +
@@ -234,13 +283,50 @@
 
   function layout() { layoutSeats(); placeResults(); }
 
+  /* The game now and, in a rotation, the next one; in a dealer's choice, who chooses. While a
+     hand runs its own game is the game now (the table's may already be the next hand's). */
+  function renderGame(hand, table) {
+    var rot = table.rotation || {}, running = hand && !hand.finished;
+    $('tv-game').textContent = running ? t('game.' + hand.variant) : table.game_name;
+    var next = '';
+    if (rot.mode === 'list' && rot.next_text) {
+      next = running && hand.variant !== rot.game ? t('rotation.now') + ': ' + rot.game_name : rot.next_text;
+    } else if (rot.mode === 'choice' && !running && rot.chooser_text) next = rot.chooser_text;
+    $('tv-next').textContent = next;
+  }
+  /* the night so far, when the dealer shows it, and how it ends (who pays whom) */
+  function renderNight() {
+    var box = $('tv-night'), n = state.night;
+    var show = n && (state.table.show_night || n.settlement);
+    box.hidden = !show;
+    if (!show) { box.innerHTML = ''; return; }
+    var html = '<h2>' + esc(t('tv.night')) + ' · ' + esc(n.rate_text) + '</h2><table class="standings"><thead><tr><th>' +
+      esc(t('night.player')) + '</th><th>' + esc(t('night.money_in')) + '</th><th>' + esc(t('night.chips_now')) + '</th><th>' +
+      esc(t('night.result')) + '</th></tr></thead><tbody>' + n.rows.map(function (r) {
+        return '<tr' + (r.left ? ' class="left"' : '') + '><td>' + esc(r.name) + '</td><td>' + esc(r.money_in) + '</td><td>' +
+          r.chips_now + '</td><td class="' + (r.result_cents > 0 ? 'gain' : r.result_cents < 0 ? 'loss' : '') + '">' + esc(r.result) + '</td></tr>';
+      }).join('') + '</tbody></table>';
+    if (n.difference_text) html += '<p class="loss">' + esc(t('night.difference', { text: n.difference_text })) + '</p>';
+    if (n.settlement) {
+      html += '<h2>' + esc(t('night.settlement')) + '</h2><ul class="settlement">' + n.settlement.transfers.map(function (x) {
+        return '<li><span>' + esc(t('night.pays', { payer: x.from, payee: x.to })) + '</span><span class="amount">' + esc(x.amount) + '</span></li>';
+      }).join('') + '</ul>';
+    }
+    box.innerHTML = html;
+  }
+
   function render() {
     if (!state) return;
-    var hand = state.hand, table = state.table;
-    $('tv-game').textContent = table.game_name;
+    var table = state.table, hand = frame ? frame.hand : state.hand;
+    /* the odds shown: a replayed street's, or the live hand's while they are of its cards */
+    var shown = frame ? frame.odds : odds && hand && odds.key === hand.odds_key ? odds : null;
+    renderGame(hand, table);
+    renderNight();
     $('tv-stakes').textContent = table.stakes_text;
-    $('tv-street').textContent = hand ? t('dealer.hand', { number: hand.number }) +
-      (hand.finished ? '' : ' · ' + hand.street_text) : '';
+    $('tv-street').textContent = !hand ? '' : frame ? t('replay.title', { number: replay.number }) + ' · ' + hand.street_text
+      : t('dealer.hand', { number: hand.number }) + (hand.finished ? '' : ' · ' + hand.street_text);
+    $('tv-odds').textContent = S.oddsHow(shown);
+    tv.classList.toggle('replaying', !!frame);
     var seats = hand ? hand.seats : table.seats, html = '', winners = {}, beaten = {};
     if (hand && hand.finished && hand.result && !hand.result.misdeal) {
       hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
@@ -248,7 +334,7 @@
         (pot.beaten || []).forEach(function (b) { if (b.half !== 'low' && !beaten[b.seat]) beaten[b.seat] = b.hand; });
       });
     }
-    seats.forEach(function (s) { html += seatHTML(s, hand, winners, beaten); });
+    seats.forEach(function (s) { html += seatHTML(s, hand, winners, beaten, shown && shown.seats[s.seat]); });
     if (hand) {
       html += '<div class="tv-center"><div class="pot-label">' + esc(t('spectator.pot')) + '</div>' +
         '<div class="pot-total" data-testid="tv-pot">' + hand.total_pot + '</div>';
@@ -283,8 +369,8 @@
         if (s.seat === hand.prompt.seats[0]) turn = t('spectator.ranking') + ': ' + t('spectator.shows', { name: s.name });
       });
     }
-    $('tv-turn').textContent = turn;
-    $('tv-last').textContent = hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
+    $('tv-turn').textContent = frame ? '' : turn;
+    $('tv-last').textContent = frame ? frame.actions.join(' · ') : hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
   }
   window.addEventListener('resize', layout);
   conn();

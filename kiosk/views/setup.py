@@ -7,15 +7,19 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from kiosk.broadcast import broadcast
 from kiosk.i18n import current_lang, t
+from kiosk.rotation import STAKE_KEYS, form_rotation, rotation
 from kiosk.service import service
 from kiosk.table_setup import (
     GAMES,
     ODD_CHIP_RULES,
     SCREEN_OPTIONS,
+    TV_OPTIONS,
     buy_in,
     parse_form,
     screen_options,
+    tv_options,
 )
 from kiosk.views.auth import dealer_required
 
@@ -57,6 +61,10 @@ def index() -> Response | tuple[str, int] | str:
         else:
             wanted, found = parse_form(request.form, setup)
             problems = [t(key, **_labelled(params)) for key, params in found]
+            wanted, rotation_problems = form_rotation(request.form, wanted)
+            problems += [p.text(current_lang()) for p in rotation_problems]
+            if table.log.book is not None:  # the night keeps the seats (the Night page)
+                wanted["seats"] = setup["seats"]
             if problems:
                 setup, status = wanted, 400
             else:
@@ -79,5 +87,18 @@ def index() -> Response | tuple[str, int] | str:
         buy_in=buy_in(setup),
         screen=screen_options(setup),
         screen_flags=SCREEN_OPTIONS,
+        tv=tv_options(setup),
+        tv_flags=TV_OPTIONS,
+        overlay_url=url_for("overlay.page", token=broadcast().overlay.token(), _external=True),
         known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),
+        rotation=rotation(setup),
+        rotation_order=_order(setup),
+        stake_keys=STAKE_KEYS,
+        night_open=table.log.book is not None,
     ), status
+
+
+def _order(setup: dict[str, Any]) -> list[str]:
+    """The games as the rotation lists them: those in it first, in its order, then the others."""
+    listed = rotation(setup)["games"]
+    return [g for g in listed if g in GAMES] + [g for g in GAMES if g not in listed]

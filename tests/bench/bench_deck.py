@@ -7,7 +7,7 @@ all, the cards read right and wrong at the threshold in use (recall over the fac
 an index in view; wrong over the cards named); then the time to learn the examples of a block and
 the frames per second at 1280x720 reading with the deck, on one thread.
 
-    .venv/bin/python -m tests.bench deck [--labels $VALIDATION/labels.json]
+    .venv/bin/python -m tests.bench.bench_deck [--labels $VALIDATION/labels.json]
         [--learn 5] [--block 15]
 
 Without a labels file, pictures of the committed CC0 deck are drawn and labelled first.

@@ -103,6 +103,7 @@ def test_a_glyph_window_is_as_large_however_the_card_lies() -> None:
     assert float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum())) > 0.8
 
 
+@pytest.mark.slow
 def test_the_deck_finds_and_reads_corners_of_its_own(
         tables: tuple[Path, list[dict[str, Any]]], recognizer: Recognizer) -> None:
     """Learned from four pictures, the deck reads the two others: it finds corners of its own,

@@ -188,6 +188,7 @@ def _shrunk(name: str, scale: float) -> np.ndarray:
                                  interpolation=cv2.INTER_AREA), np.uint8)
 
 
+@pytest.mark.slow
 def test_an_enlarged_reading_counts_only_when_sure() -> None:
     """A card read enlarged below ``Detail.sure`` leaves the frame's own reading as it was (a
     small index suit read as another of its shape family enlarged is read at 0.99 and more).
