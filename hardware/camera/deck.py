@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-#: a deck file's format: bumped when the pixels an example keeps change meaning
-FORMAT = 1
+#: a deck file's format: bumped when the pixels an example keeps change meaning (2: colour
+#: windows cut at the glyph's upright height)
+FORMAT = 2
 #: an example keeps each glyph as an upright colour window this many pixels square, spanning
 #: ``GLYPH_SPAN`` of the glyph's size about its centre: room around it for the reader to cut the
 #: glyph out again its own way (a window, not a feature, so that a better reader can reread
@@ -229,8 +230,9 @@ class Deck:
         except (OSError, ValueError, KeyError) as exc:
             raise DeckError(f"{path.name}: not a deck file ({exc})") from exc
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise DeckError(f"{path.name}: a deck file of format {meta.get('format')!r}; "
-                            f"this kiosk reads format {FORMAT}")
+            raise DeckError(f"{path.name}: a deck file of format {meta.get('format')!r}, "
+                            f"kept by an older kiosk; this one reads format {FORMAT}: "
+                            "learn the deck again")
         examples = []
         for i, m in enumerate(meta["examples"]):
             at = m.get("suit_at")
