@@ -16,7 +16,8 @@ import pytest
 
 from hardware.camera import DeckFile, readers
 from hardware.camera.capture import Capture
-from hardware.camera.deck import Deck, example_at
+from hardware.camera.deck import Deck
+from hardware.camera.examples import example_at
 from hardware.camera.readers import ReaderProcess, ReaderStopped
 from hardware.camera.recognize import (
     FrameResult,
@@ -26,11 +27,11 @@ from hardware.camera.recognize import (
     load_image,
 )
 from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
+from tests.hardware.drawn import VALIDATION
 from tests.helpers.camera import EveryFrameChanged, NumberedCamera, gone
 from tests.helpers.waiting import wait_until
 
 SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
-VALIDATION = Path(__file__).resolve().parents[2].parent / "shared" / "cards-validation"
 
 
 @pytest.mark.slow

@@ -20,11 +20,11 @@ import pytest
 from hardware.camera.down import DownCard, find_down_cards
 from hardware.camera.recognize import load_image
 from hardware.training.synth import make_scene
+from tests.hardware.drawn import VALIDATION
 from tests.helpers.camera import FRAME, drawn_decks
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "camera"
-VALIDATION = ROOT.parent / "shared" / "cards-validation"
 #: measured (docs/camera.md): the share of pictures whose count is exact, the share off by at most
 #: one, and the share of found cards whose centre lies on a face-up card. The tests allow a margin.
 DRAWN_FIGURES = (0.25, 1.0, 0.0)
