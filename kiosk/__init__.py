@@ -18,6 +18,7 @@ REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A kiosk app. ``test_config`` overrides the environment (tests pass their own instance)."""
     from kiosk import config as cfg
+    from kiosk.concurrency import async_mode
     from kiosk.extensions import csrf, socketio
     from kiosk.i18n import current_lang, js_messages, t
     from kiosk.service import TableService
@@ -55,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     socketio.init_app(
         app,
-        async_mode="threading",
+        async_mode=async_mode(),
         message_queue=app.config.get("MESSAGE_QUEUE"),
         ping_interval=5,
         ping_timeout=10,

@@ -510,6 +510,7 @@ class TableCamera:
         from hardware.camera.down import find_down_cards
         from hardware.camera.recognize import Recognizer
         from hardware.camera.stable import CameraLoop, Stabilizer
+        from kiosk.concurrency import blocking
 
         def on_status(status: Status) -> None:
             state = {"bad-frame": "bad_frame"}.get(status.state, status.state)
@@ -518,7 +519,7 @@ class TableCamera:
         # readings below the house threshold are still shown, flagged, never entered by themselves
         recognizer = Recognizer(min_confidence=0.2)
         self.capture = Capture.from_spec(source, size=size, on_status=on_status,
-                                         frame_interval_s=frame_interval_s)
+                                         frame_interval_s=frame_interval_s, blocking=blocking)
         last_jpeg = [0.0]
         last_down = [0.0]
 
@@ -528,7 +529,8 @@ class TableCamera:
                 return
             now = time.monotonic()
             if now - last_jpeg[0] > 1.0:
-                ok, jpg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                ok, jpg = blocking(lambda: cv2.imencode(".jpg", frame,
+                                                        [cv2.IMWRITE_JPEG_QUALITY, 80]))
                 if ok:
                     self.set_frame(jpg.tobytes())
                 last_jpeg[0] = now
@@ -538,7 +540,7 @@ class TableCamera:
                 # counted at a low rate: the recogniser keeps the frame rate
                 last_down[0] = now
                 if self.zones:
-                    downs = find_down_cards(frame, result)
+                    downs = blocking(lambda: find_down_cards(frame, result))
                     self.update_down([d.center for d in downs], size)
 
         # each reader in a process of its own: the readers keep the cores busier, and this
