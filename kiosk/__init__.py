@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from kiosk.concurrency import async_mode
     from kiosk.extensions import csrf, socketio
     from kiosk.i18n import current_lang, js_messages, t
+    from kiosk.security import DealerSessions, PinGuard, SecuritySettings
     from kiosk.service import TableService
     from kiosk.store import Store
 
@@ -34,9 +36,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder="static",
     )
     app.config.from_mapping(cfg.from_environment(instance))
+    security = SecuritySettings()
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=security.session_hours),
+        MAX_CONTENT_LENGTH=security.max_body_bytes,
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
@@ -48,6 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     service = TableService(store, table_id=app.config["TABLE_ID"])
     app.extensions["stud_store"] = store
     app.extensions["stud_table"] = service
+    app.extensions["stud_pin_guard"] = PinGuard(store, security)
+    app.extensions["stud_dealer_sessions"] = DealerSessions(store, service.table_id, security)
 
     # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
     # init_app, so that SocketIO keeps them and binds them to every app's server.
@@ -60,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         message_queue=app.config.get("MESSAGE_QUEUE"),
         ping_interval=5,
         ping_timeout=10,
+        max_http_buffer_size=security.max_body_bytes,
     )
 
     from kiosk.views import api, auth, dealer, history, setup, spectator
@@ -69,6 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Only this kiosk's own screens are in its table's rooms: other kiosks of a card room get the
     # table through kiosk.room, so the dealer's view never travels through the message queue.
     live.connect_service(service)
+    live.connect_sessions(app)
     devices.init_app(app, service)  # serial card readers, button panels, displays
     camera.init_app(app, service)  # camera card entry: seat zones, proposals (docs/camera.md)
     room.init_app(app)  # /room: every table of a card room, live

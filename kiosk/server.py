@@ -39,7 +39,7 @@ class ServerSettings:
     """How many connections the server holds, and how many of them other machines may hold."""
 
     #: open connections at most (gunicorn's ``worker_connections``)
-    connections: int = 1000
+    connections: int = 2000
     #: open connections one other machine may hold (a TV needs a handful)
     per_address: int = 64
     #: connections only this machine's own screens may use

@@ -39,6 +39,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -138,6 +139,21 @@ class Store:
     def put(self, key: str, value: Any) -> None:
         with self._tx() as conn:
             self._put(conn, key, value)
+
+    def create(self, key: str, value: Any) -> bool:
+        """Store ``value`` under ``key`` only if nothing is stored there yet (the first PIN):
+        True if it was stored, False if a value was there already (two first starts at once:
+        one of them is the first)."""
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    insert(settings_table).values(
+                        key=key, value=json.dumps(value, sort_keys=True), updated_at=_now()
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
 
     @staticmethod
     def _put(conn: Connection, key: str, value: Any) -> None:

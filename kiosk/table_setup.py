@@ -19,6 +19,8 @@ GAMES: dict[str, int] = {
 """Game id -> most players."""
 
 SEAT_COUNT = 10
+#: the longest idle time the dealer screen may be set to lock after (minutes: a day)
+LOCK_AFTER_MOST = 24 * 60
 ODD_CHIP_RULES = ("nearest-dealer", "high-card-suit")
 
 DEFAULT_RULES: dict[str, Any] = {
@@ -36,6 +38,7 @@ DEFAULT_SETUP: dict[str, Any] = {
     "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
     "rules": DEFAULT_RULES,
     "dealer": 0,
+    "lock_after_minutes": 0,  # the dealer screen locks after this long idle (0: never)
     "seats": [
         {"seat": n, "name": "", "stack": 0, "active": False} for n in range(1, SEAT_COUNT + 1)
     ],
@@ -116,4 +119,10 @@ def parse_form(
         problems.append(("setup.err.dealer", {"value": dealer, "most": SEAT_COUNT}))
         dealer = 0
     setup["dealer"] = dealer
+    lock = _int(form, "lock_after_minutes", problems, "setup.lock_after_minutes") \
+        if form.get("lock_after_minutes") else 0
+    if lock > LOCK_AFTER_MOST:
+        problems.append(("setup.err.lock_after", {"value": lock, "most": LOCK_AFTER_MOST}))
+        lock = 0
+    setup["lock_after_minutes"] = lock
     return setup, problems

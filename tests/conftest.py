@@ -73,7 +73,7 @@ def dealer_client(kiosk_app: Any) -> Any:
     set_pin(kiosk_app.extensions["stud_store"], TEST_PIN)
     client = kiosk_app.test_client()
     with client.session_transaction() as sess:
-        sess["dealer"] = True
+        sess.update(kiosk_app.extensions["stud_dealer_sessions"].grant())
     return client
 
 

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--connections",
         type=int,
         help="open connections the server holds at most (default $STUD_KIOSK_CONNECTIONS or "
-        "1000); other machines may hold all but a tenth of them, at most 100 kept for this one",
+        "2000); other machines may hold all but a tenth of them, at most 100 kept for this one",
     )
     parser.add_argument(
         "--dev", action="store_true", help="use Flask's development server instead of gunicorn"

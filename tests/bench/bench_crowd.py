@@ -38,6 +38,11 @@ from tests.kiosk import driver
 
 #: share of the open spectators that use long polling rather than a WebSocket
 POLLING_SHARE = 0.1
+#: loopback addresses the crowd connects from, standing for as many machines of the LAN (the
+#: server holds at most 64 connections from one address; the dealer is on 127.0.0.1)
+CROWD_ADDRESSES = [f"127.0.0.{n}" for n in range(2, 102)]
+#: the crowd's processes run at this niceness: the screens are other machines
+CROWD_NICE = 10
 
 
 def _tree(pid: int) -> list[int]:
@@ -76,17 +81,20 @@ def tree_rss_kib(pid: int) -> int:
 
 
 async def _crowd(url: str, hold: int, churn: float, seconds: float, seed: int,
-                 out: Any) -> None:
-    """``hold`` spectators that stay, and ``churn`` a second that come and go, for ``seconds``."""
+                 addresses: list[str], out: Any) -> None:
+    """``hold`` spectators that stay, and ``churn`` a second that come and go, for ``seconds``,
+    spread over ``addresses`` (other machines of the LAN, as the server sees them)."""
     import aiohttp
 
     rng = random.Random(seed)
-    # one HTTP session for the process's clients, with no limit on its connections
-    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    # one HTTP session per address, with no limit on its connections
+    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+        limit=0, local_addr=(address, 0))) for address in addresses]
     counts = {"connected": 0, "refused": 0, "failed": 0, "states": 0}
 
     async def one(stay: float, polling: bool) -> None:
-        client = socketio.AsyncClient(reconnection=False, http_session=http)
+        client = socketio.AsyncClient(reconnection=False,
+                                      http_session=sessions[rng.randrange(len(sessions))])
 
         async def _state(_state: Any) -> None:
             counts["states"] += 1
@@ -126,11 +134,15 @@ async def _crowd(url: str, hold: int, churn: float, seconds: float, seed: int,
     for task in staying + passing:
         task.cancel()
     await asyncio.gather(*staying, *passing, return_exceptions=True)
-    await http.close()
+    for session in sessions:
+        await session.close()
 
 
-def crowd_process(url: str, hold: int, churn: float, seconds: float, seed: int, out: Any) -> None:
-    asyncio.run(_crowd(url, hold, churn, seconds, seed, out))
+def crowd_process(url: str, hold: int, churn: float, seconds: float, seed: int,
+                  addresses: list[str], out: Any) -> None:
+    # the screens are other machines: on this one they give way to the server
+    os.nice(CROWD_NICE)
+    asyncio.run(_crowd(url, hold, churn, seconds, seed, addresses, out))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -241,8 +253,10 @@ def main(argv: list[str]) -> int:
                      timeout=30).raise_for_status()
             for index in range(args.processes):
                 share = args.open // args.processes + (index < args.open % args.processes)
+                addresses = CROWD_ADDRESSES[index::args.processes]
                 proc = ctx.Process(target=crowd_process, args=(
-                    server.url, share, args.churn / args.processes, args.seconds, index, out))
+                    server.url, share, args.churn / args.processes, args.seconds, index,
+                    addresses, out))
                 proc.start()
                 crowd.append(proc)
             for _ in crowd:
