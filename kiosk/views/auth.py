@@ -28,7 +28,9 @@ bp = Blueprint("auth", __name__)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["bp", "dealer_required", "is_dealer", "pin_is_set", "pin_problem", "set_pin"]
+__all__ = [
+    "PIN_KEY", "bp", "dealer_required", "is_dealer", "pin_is_set", "pin_problem", "set_pin",
+]
 
 
 def _store() -> Store:
