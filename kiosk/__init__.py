@@ -19,12 +19,14 @@ REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A kiosk app. ``test_config`` overrides the environment (tests pass their own instance)."""
     from kiosk import config as cfg
+    from kiosk import strict_json
     from kiosk.concurrency import async_mode
     from kiosk.extensions import csrf, socketio
     from kiosk.i18n import current_lang, js_messages, t
     from kiosk.security import DealerSessions, PinGuard, SecuritySettings
     from kiosk.service import TableService
     from kiosk.store import Store
+    from kiosk.strict_json import StrictJSONProvider
 
     overrides = dict(test_config or {})
     instance = Path(overrides.pop("INSTANCE_PATH", None) or cfg.instance_path()).resolve()
@@ -46,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
     app.config.update(overrides)
+    app.json = StrictJSONProvider(app)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = cfg.secret_key(instance)
 
@@ -68,12 +71,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         ping_interval=5,
         ping_timeout=10,
         max_http_buffer_size=security.max_body_bytes,
+        json=strict_json,
     )
 
-    from kiosk.views import api, auth, dealer, history, setup, spectator
+    from kiosk.views import api, auth, dealer, errors, history, setup, spectator
 
     for module in (auth, setup, dealer, spectator, history, api):
         app.register_blueprint(module.bp)
+    errors.init_app(app)  # every refusal in words, and the headers of every answer
     # Only this kiosk's own screens are in its table's rooms: other kiosks of a card room get the
     # table through kiosk.room, so the dealer's view never travels through the message queue.
     live.connect_service(service)

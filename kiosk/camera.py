@@ -46,6 +46,7 @@ from engine.cards import Card
 from engine.events import Deal
 from engine.i18n import LANGUAGES
 from hardware.camera import DEFAULT_MIN_CONFIDENCE, GOOD_RANK_PX, SMALL_RANK_PX, rank_height
+from kiosk.errors import Kind, KioskError, answer, status_of
 from kiosk.extensions import socketio
 from kiosk.service import TableService
 from kiosk.views.auth import dealer_required, is_dealer
@@ -87,28 +88,16 @@ def _ui(key: str, lang: str, **params: Any) -> str:
     return ui_catalog().translate(key, lang, **params)
 
 
-class CameraError(ValueError):
-    """A refused camera request, with its words in every language."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(_ui(key, "en", **params))
-        self.key = key
-        self.params = params
-
-    def text(self, lang: str) -> str:
-        return _ui(self.key, lang, **self.params)
-
-
 def _check_zone(zone: Any) -> list[float]:
     """A zone is [x0, y0, x1, y1] as fractions of the picture (0..1), any corner order."""
     if not isinstance(zone, list | tuple) or len(zone) != 4:
-        raise CameraError("camera.err.zone")
+        raise KioskError("camera.err.zone")
     try:
         x0, y0, x1, y1 = (float(v) for v in zone)
     except (TypeError, ValueError) as exc:
-        raise CameraError("camera.err.zone") from exc
+        raise KioskError("camera.err.zone") from exc
     if not all(0.0 <= v <= 1.0 for v in (x0, y0, x1, y1)) or x0 == x1 or y0 == y1:
-        raise CameraError("camera.err.zone")
+        raise KioskError("camera.err.zone")
     return [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
 
 
@@ -152,7 +141,7 @@ class TableCamera:
         for seat, zone in (data.get("zones") or {}).items():
             try:
                 self.zones[int(seat)] = _check_zone(zone)
-            except (CameraError, ValueError):
+            except (KioskError, ValueError):
                 log.warning("camera: zone of seat %s ignored: %r", seat, zone)
         for key, default in DEFAULTS.items():
             value = data.get("settings", {}).get(key)
@@ -174,15 +163,15 @@ class TableCamera:
 
     def set_zones(self, zones: Any) -> None:
         if not isinstance(zones, dict):
-            raise CameraError("camera.err.zone")
+            raise KioskError("camera.err.zone")
         checked: dict[int, list[float]] = {}
         for seat, zone in zones.items():
             try:
                 number = int(seat)
             except (TypeError, ValueError) as exc:
-                raise CameraError("camera.err.seat", seat=seat) from exc
+                raise KioskError("camera.err.seat", seat=seat) from exc
             if not 1 <= number <= 10:
-                raise CameraError("camera.err.seat", seat=seat)
+                raise KioskError("camera.err.seat", seat=seat)
             checked[number] = _check_zone(zone)
         with self.lock:
             self.zones = checked
@@ -190,26 +179,26 @@ class TableCamera:
 
     def set_settings(self, values: Any) -> None:
         if not isinstance(values, dict):
-            raise CameraError("camera.err.settings")
+            raise KioskError("camera.err.settings")
         new = dict(self.settings)
         for key, value in values.items():
             if key not in DEFAULTS:
-                raise CameraError("camera.err.settings")
+                raise KioskError("camera.err.settings")
             if key in ("auto_confirm", "down_hints"):
                 if not isinstance(value, bool):
-                    raise CameraError("camera.err.settings")
+                    raise KioskError("camera.err.settings")
                 new[key] = value
             elif key == "detail":
                 if value not in DETAIL_MODES:
-                    raise CameraError("camera.err.settings")
+                    raise KioskError("camera.err.settings")
                 new[key] = value
             elif key == "auto_frames":
                 if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 30:
-                    raise CameraError("camera.err.settings")
+                    raise KioskError("camera.err.settings")
                 new[key] = value
             else:
                 if not isinstance(value, int | float) or not 0.5 <= float(value) <= 1.0:
-                    raise CameraError("camera.err.settings")
+                    raise KioskError("camera.err.settings")
                 new[key] = float(value)
         with self.lock:
             self.settings = new
@@ -310,7 +299,7 @@ class TableCamera:
         for p in auto:
             try:
                 self.confirm(p["seat"], p["card"])
-            except (ValueError, CameraError) as exc:
+            except (ValueError, KioskError) as exc:
                 log.info("camera: auto-confirm of %s refused: %s", p["card"], exc)
         self._broadcast()
         return out
@@ -380,10 +369,10 @@ class TableCamera:
             seat_n = int(seat)
             parsed = Card.parse(str(card))
         except (TypeError, ValueError) as exc:
-            raise CameraError("camera.err.confirm") from exc
+            raise KioskError("camera.err.confirm") from exc
         with self.table.lock:
             if str(parsed) in self._cards_in_hand():
-                raise CameraError("camera.err.in_hand", card=parsed.symbol)
+                raise KioskError("camera.err.in_hand", Kind.NOT_NOW, card=parsed.symbol)
             result = self.table.submit({"type": "deal", "seat": seat_n, "card": str(parsed),
                                         "up": True}, source="camera")
         with self.lock:
@@ -635,10 +624,8 @@ def _lang() -> str:
     return current_lang()
 
 
-def _error(exc: Exception, lang: str, status: int = 400) -> tuple[Response, int]:
-    text = getattr(exc, "text", None)
-    message = text(lang) if callable(text) else str(exc)
-    return jsonify({"ok": False, "error": message}), status
+def _error(exc: Exception, lang: str) -> tuple[Response, int]:
+    return jsonify(answer(exc, lang)), status_of(exc)
 
 
 @bp.get("/camera")
@@ -679,7 +666,7 @@ def api_zones() -> tuple[Response, int]:
     lang = _lang()
     try:
         camera().set_zones((request.get_json(silent=True) or {}).get("zones"))
-    except CameraError as exc:
+    except KioskError as exc:
         return _error(exc, lang)
     return jsonify({"ok": True, **camera().snapshot(lang)}), 200
 
@@ -690,7 +677,7 @@ def api_settings() -> tuple[Response, int]:
     lang = _lang()
     try:
         camera().set_settings(request.get_json(silent=True) or {})
-    except CameraError as exc:
+    except KioskError as exc:
         return _error(exc, lang)
     return jsonify({"ok": True, **camera().snapshot(lang)}), 200
 
@@ -702,10 +689,8 @@ def api_confirm() -> tuple[Response, int]:
     body = request.get_json(silent=True) or {}
     try:
         result = camera().confirm(body.get("seat"), body.get("card"))
-    except CameraError as exc:
-        return _error(exc, lang, 409 if exc.key == "camera.err.in_hand" else 400)
-    except ValueError as exc:  # the engine's refusal, in the engine's words
-        return _error(exc, lang, 409)
+    except ValueError as exc:  # the kiosk's or the engine's refusal, in its words
+        return _error(exc, lang)
     return jsonify(result), 200
 
 
@@ -732,8 +717,7 @@ def on_confirm(data: Any = None) -> dict[str, Any]:
     try:
         return camera().confirm(body.get("seat"), body.get("card"))
     except ValueError as exc:
-        text = getattr(exc, "text", None)
-        return {"ok": False, "error": text(lang) if callable(text) else str(exc)}
+        return answer(exc, lang)
 
 
 def on_calibrate(data: Any = None) -> dict[str, Any]:
@@ -747,8 +731,8 @@ def on_calibrate(data: Any = None) -> dict[str, Any]:
             camera().set_zones(body["zones"])
         if "settings" in body:
             camera().set_settings(body["settings"])
-    except CameraError as exc:
-        return {"ok": False, "error": exc.text(lang)}
+    except KioskError as exc:
+        return answer(exc, lang)
     return {"ok": True, **camera().snapshot(lang)}
 
 

@@ -19,6 +19,7 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
 from engine.i18n import LANGUAGES
+from kiosk.errors import Kind, KioskError, answer
 from kiosk.extensions import socketio
 from kiosk.i18n import t
 from kiosk.service import TableService, service
@@ -29,12 +30,6 @@ _clients: dict[str, tuple[str, str, int]] = {}
 """sid -> (role, lang, generation of dealer sessions it was opened in) of every connection of this
 process."""
 _clients_lock = threading.Lock()
-
-
-def error_text(exc: ValueError, lang: str) -> str:
-    """A refusal in the screen's language when the error can say it (``text(lang)``)."""
-    text = getattr(exc, "text", None)
-    return str(text(lang)) if callable(text) else str(exc)
 
 
 def room(role: str, lang: str, table_id: int) -> str:
@@ -164,11 +159,11 @@ def _control(name: str, call: Callable[[TableService, str], Any]) -> Callable[..
     def handler(payload: Any = None) -> dict[str, Any]:
         role, lang = _whoami()
         if role != "dealer":
-            return {"ok": False, "error": t("live.read_only", lang)}
+            return answer(KioskError("live.read_only", Kind.DEALER_ONLY), lang)
         try:
             call(service(), payload)
-        except ValueError as exc:
-            return {"ok": False, "error": error_text(exc, lang)}
+        except ValueError as exc:  # the kiosk's and the engine's refusals, in words
+            return answer(exc, lang)
         return {"ok": True}
 
     handler.__name__ = f"on_{name}"
@@ -177,8 +172,6 @@ def _control(name: str, call: Callable[[TableService, str], Any]) -> Callable[..
 
 
 def _act(table: TableService, payload: Any) -> None:
-    if not isinstance(payload, dict):
-        raise ValueError(t("live.bad_payload", _whoami()[1]))
     table.submit(payload, source="touch")
 
 
@@ -186,7 +179,13 @@ socketio.on_event("connect", on_connect)
 socketio.on_event("disconnect", on_disconnect)
 socketio.on_event("sync", on_sync)
 _control("act", _act)
-_control("undo", lambda table, _p: table.undo(source="touch"))
-_control("misdeal", lambda table, _p: table.misdeal(source="touch"))
+def _entry_id(payload: Any) -> str | None:
+    """The client's id of a command (``{"id": "..."}``), if it sent one."""
+    value = payload.get("id") if isinstance(payload, dict) else None
+    return None if value is None else str(value)
+
+
+_control("undo", lambda table, p: table.undo(source="touch", entry_id=_entry_id(p)))
+_control("misdeal", lambda table, p: table.misdeal(source="touch", entry_id=_entry_id(p)))
 _control("start_hand", lambda table, _p: table.start_hand(source="touch"))
 _control("next_hand", lambda table, _p: table.next_hand(source="touch"))

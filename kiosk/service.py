@@ -6,7 +6,7 @@ confirmation): the engine verifies it, the store writes it (committed, on disk),
 the screens told and the caller acknowledged. An event the engine refuses changes nothing and the
 caller gets the engine's error, whose message says what was wrong and what is allowed.
 
->>> from kiosk.store import Store
+>>> from kiosk.store import Answer, Finish, Store
 >>> table = TableService(Store("sqlite://"))
 >>> table.hand_running()
 False
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,7 +30,8 @@ from engine.events import event_from_dict
 from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from kiosk import presenter
-from kiosk.store import Store
+from kiosk.errors import Kind, KioskError
+from kiosk.store import Answer, Finish, Store
 from kiosk.table_setup import default_setup
 
 Listener = Callable[["TableService"], None]
@@ -46,30 +48,60 @@ def setup_key(table_id: int) -> str:
 logger = logging.getLogger(__name__)
 
 
-class TableError(ValueError):
-    """A table operation that is not possible now (no hand, a hand already running...)."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        from kiosk.i18n import ui_catalog
-
-        self.key = key
-        self.params = params
-        super().__init__(ui_catalog().translate(key, "en", **params))
-
-    def text(self, lang: str) -> str:
-        from kiosk.i18n import ui_catalog
-
-        return ui_catalog().translate(self.key, lang, **self.params)
+def store_refusal(error: BaseException) -> KioskError:
+    """A write the store refused, in words: a full disk, a read-only database, or a database that
+    cannot be reached (a card room's server)."""
+    reason = str(getattr(error, "orig", None) or error).lower()
+    if "full" in reason:
+        return KioskError("store.full", Kind.UNAVAILABLE)
+    if "readonly" in reason or "read-only" in reason or "read only" in reason:
+        return KioskError("store.read_only", Kind.UNAVAILABLE)
+    return KioskError("store.unavailable", Kind.UNAVAILABLE)
 
 
 @contextmanager
 def _stored() -> Iterator[None]:
-    """A database that cannot be reached (a card room's server, a full disk) becomes an error the
-    dealer can read; the caller leaves the table as it was."""
+    """A write the store refuses becomes an error the dealer can read; the caller leaves the
+    table as it was."""
     try:
         yield
     except SQLAlchemyError as exc:
-        raise TableError("store.unavailable") from exc
+        logger.error("the store refused a write: %s", exc)
+        raise store_refusal(exc) from exc
+
+
+#: what an entry may hold (docs/api.md), and how long a text in it may be
+EVENT_KEYS = ("type", "seat", "card", "up", "action", "amount", "cards", "id")
+EVENT_TEXT_MOST = 16
+#: a client's id for an entry: letters, digits, ``-`` and ``_``
+ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def check_event(event: Any) -> tuple[dict[str, Any], str | None]:
+    """The entry for the engine (without the client's id) and the id, or a refusal in words that
+    names what is allowed and never repeats the whole entry."""
+    if not isinstance(event, dict):
+        raise KioskError("json.not_object", Kind.UNREADABLE)
+    unknown = sorted(str(k)[:EVENT_TEXT_MOST] for k in event if k not in EVENT_KEYS)
+    if unknown:
+        raise KioskError("table.err.event_keys", keys=", ".join(unknown[:3]),
+                         allowed=", ".join(EVENT_KEYS))
+    for key, value in event.items():
+        if isinstance(value, str) and len(value) > (64 if key == "id" else EVENT_TEXT_MOST):
+            raise KioskError("table.err.event_long", field=key)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**53:
+            raise KioskError("table.err.event_number", field=key)
+        if isinstance(value, list | dict) and key != "cards":
+            raise KioskError("table.err.event_value", field=key)
+    cards = event.get("cards")
+    if isinstance(cards, list) and (
+        len(cards) > 10 or not all(isinstance(c, str) and len(c) <= 4 for c in cards)
+    ):
+        raise KioskError("table.err.event_cards")
+    entry_id = event.get("id")
+    if entry_id is not None and not (isinstance(entry_id, str) and ENTRY_ID.fullmatch(entry_id)):
+        raise KioskError("table.err.entry_id")
+    return {k: v for k, v in event.items() if k != "id"}, entry_id
 
 
 def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
@@ -117,7 +149,7 @@ class TableService:
         self.version = 0
         #: something the dealer must read (a stored hand that could not be resumed), until the
         #: next hand starts
-        self.notice: TableError | None = None
+        self.notice: KioskError | None = None
         self._resume()
 
     # -- lifecycle ----
@@ -152,7 +184,7 @@ class TableService:
         self.store.finish_hand(
             row["id"], "void", {"void": {"event": seq + 1, "reason": str(exc)}}, {}
         )
-        self.notice = TableError(
+        self.notice = KioskError(
             "table.err.unreadable", number=row["number"], event=seq + 1, reason=str(exc)
         )
 
@@ -178,7 +210,7 @@ class TableService:
         """Replace the table setup between hands (validated by building the engine's settings)."""
         with self.lock:
             if self.hand_running():
-                raise TableError("setup.locked")
+                raise KioskError("setup.locked", Kind.NOT_NOW)
             settings_from_setup(setup)
             new_setup = copy.deepcopy(setup)
             with _stored():
@@ -193,7 +225,7 @@ class TableService:
         """Deal a new hand with the table's setup and current stacks (antes are posted)."""
         with self.lock:
             if self.hand_running():
-                raise TableError("table.err.running")
+                raise KioskError("table.err.running", Kind.NOT_NOW)
             settings = settings_from_setup(self._setup)
             hand = Hand(settings)
             with _stored():
@@ -214,81 +246,119 @@ class TableService:
     def submit(self, event: dict[str, Any], source: str = "touch") -> dict[str, Any]:
         """Verify ``event`` with the engine, store it, apply it, broadcast; return the stored event.
 
-        ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``);
-        ``source`` says where it came from (``touch``, ``api``, ``serial``, ``camera``...).
-        Raises the engine's error (a ``ValueError``) with its message when the event is refused.
+        ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``),
+        with, if the client gives one, its own ``id`` for the entry: an entry sent again with an
+        id already answered (a client that did not get its answer) is not entered again and gets
+        the first answer. ``source`` says where it came from (``touch``, ``api``, ``serial``,
+        ``camera``...). The entry that ends a hand is stored with the hand's result and the new
+        stacks in one transaction. Raises the engine's error (a ``ValueError``) with its message
+        when the event is refused, and :class:`KioskError` when the store refuses it.
         """
         with self.lock:
+            engine_event, entry_id = check_event(event)
+            repeat = self._repeat(entry_id)
+            if repeat is not None:
+                return repeat
             hand = self._require_hand()
-            try:
-                parsed = event_from_dict(event)
-            except (KeyError, TypeError) as exc:
-                raise TableError("table.err.event", problem=str(exc)) from exc
-            stored = hand.push(parsed)
+            stored = hand.push(event_from_dict(engine_event))
             seq = len(hand.events) - 1
+            answer = {"ok": True, "event": stored.to_dict(), "seq": seq}
+            finish, setup = self._finishing() if hand.finished else (None, self._setup)
             try:
                 assert self.hand_id is not None
                 with _stored():
-                    self.store.append_event(self.hand_id, seq, stored.to_dict(), source)
+                    self.store.append_event(self.hand_id, seq, stored.to_dict(), source,
+                                            finish=finish, answer=self._answer(entry_id, answer))
             except Exception:
                 hand.pop()
                 raise
-            if hand.finished:
-                self._finish()
+            self._setup = setup
             self._changed()
-            return {"ok": True, "event": stored.to_dict(), "seq": seq}
+            return answer
 
-    def undo(self, source: str = "touch") -> dict[str, Any]:
-        """Take back the hand's last event (also after the hand ended: the result is withdrawn)."""
+    def undo(self, source: str = "touch", entry_id: str | None = None) -> dict[str, Any]:
+        """Take back the hand's last event (also after the hand ended: the result is withdrawn);
+        ``entry_id`` as for :meth:`submit`: an undo sent again is not done twice."""
         with self.lock:
+            _event, entry_id = check_event({"id": entry_id} if entry_id is not None else {})
+            repeat = self._repeat(entry_id)
+            if repeat is not None:
+                return repeat
             hand = self._require_hand()
             if not hand.events:
-                raise TableError("table.err.nothing_to_undo")
+                raise KioskError("table.err.nothing_to_undo", Kind.NOT_NOW)
             was_finished = hand.finished
             popped = hand.pop()
+            answer = {"ok": True, "undone": popped.to_dict()}
+            reopen, setup = self._reopening(hand) if was_finished else (None, self._setup)
             assert self.hand_id is not None
             try:
                 with _stored():
-                    self.store.pop_event(self.hand_id, len(hand.events))
-            except TableError:
+                    self.store.pop_event(self.hand_id, len(hand.events), reopen=reopen,
+                                         answer=self._answer(entry_id, answer))
+            except KioskError:
                 hand.push(event_from_dict(popped.to_dict()))
                 raise
-            if was_finished:
-                self._reopen()
+            self._setup = setup
             self._changed()
-            return {"ok": True, "undone": popped.to_dict()}
+            return answer
 
-    def misdeal(self, source: str = "touch") -> dict[str, Any]:
-        return self.submit({"type": "misdeal"}, source)
+    def _repeat(self, entry_id: str | None) -> dict[str, Any] | None:
+        """The first answer to ``entry_id``, when that entry was already made."""
+        if entry_id is None:
+            return None
+        with _stored():
+            return self.store.answer(self.table_id, entry_id)
+
+    def _answer(self, entry_id: str | None, answer: dict[str, Any]) -> Answer | None:
+        return None if entry_id is None else (self.table_id, entry_id, answer)
+
+    def misdeal(self, source: str = "touch", entry_id: str | None = None) -> dict[str, Any]:
+        event: dict[str, Any] = {"type": "misdeal"}
+        if entry_id is not None:
+            event["id"] = entry_id
+        return self.submit(event, source)
 
     def _require_hand(self) -> Hand:
         if self.hand is None:
-            raise TableError("table.err.no_hand")
+            raise KioskError("table.err.no_hand", Kind.NOT_NOW)
         return self.hand
 
-    def _finish(self) -> None:
+    def _finishing(self) -> tuple[Finish, dict[str, Any]]:
+        """The end of the finished hand as the store writes it, and the setup with the stacks
+        after it (kept only once it is written)."""
         hand = self._require_hand()
-        assert self.hand_id is not None and hand.result is not None
+        assert hand.result is not None
         stacks = hand.finishing_stacks
-        for seat in self._setup["seats"]:
+        setup = copy.deepcopy(self._setup)
+        for seat in setup["seats"]:
             if seat["seat"] in stacks:
                 seat["stack"] = stacks[seat["seat"]]
-        self.store.finish_hand(
-            self.hand_id,
+        finish = Finish(
             "misdeal" if hand.result.misdeal else "finished",
             hand.result.to_dict("en"),
             {str(k): v for k, v in stacks.items()},
-            settings={self.setup_key: self._setup},
+            {self.setup_key: setup},
         )
+        return finish, setup
 
-    def _reopen(self) -> None:
-        hand = self._require_hand()
+    def _finish(self) -> None:
+        """Write the end of a hand whose last entry is stored without it (a crash between the two
+        writes of an older version)."""
+        finish, setup = self._finishing()
         assert self.hand_id is not None
+        self.store.finish_hand(self.hand_id, finish.status, finish.result, finish.stacks_after,
+                               settings=finish.settings)
+        self._setup = setup
+
+    def _reopening(self, hand: Hand) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The settings as before the hand ended (its stacks at its start), for an undo."""
         start = {s.number: s.stack for s in hand.settings.seats}
-        for seat in self._setup["seats"]:
+        setup = copy.deepcopy(self._setup)
+        for seat in setup["seats"]:
             if seat["seat"] in start:
                 seat["stack"] = start[seat["seat"]]
-        self.store.reopen_hand(self.hand_id, settings={self.setup_key: self._setup})
+        return {self.setup_key: setup}, setup
 
     # -- views ----
     def view(self, role: str, lang: str) -> dict[str, Any]:
@@ -302,4 +372,7 @@ def service() -> TableService:
     return cast(TableService, current_app.extensions["stud_table"])
 
 
-__all__ = ["EngineError", "TableError", "TableService", "service", "settings_from_setup"]
+__all__ = [
+    "EngineError", "KioskError", "TableService", "check_event", "service", "settings_from_setup",
+    "store_refusal",
+]
