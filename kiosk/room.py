@@ -175,7 +175,8 @@ def init_app(app: Flask) -> None:
     table = cast(TableService, app.extensions["stud_table"])
     store = cast(Store, app.extensions["stud_store"])
     name = str(app.config.get("TABLE_NAME") or os.environ.get("STUD_KIOSK_TABLE_NAME", ""))
-    store.put(REGISTRY_PREFIX + str(table.table_id), {"name": name})
+    if store.read_only is None:  # a store that can only be read shows the table all the same
+        store.put(REGISTRY_PREFIX + str(table.table_id), {"name": name})
     table.subscribe(lambda changed: publish(changed, name))
     period = float(app.config.get("ROOM_REPUBLISH_SECONDS", REPUBLISH_SECONDS))
     if app.config.get("MESSAGE_QUEUE") and period > 0:

@@ -147,10 +147,13 @@ class TableService:
         self.hand_id: int | None = None
         self.hand_number = 0
         self.version = 0
-        #: something the dealer must read (a stored hand that could not be resumed), until the
-        #: next hand starts
+        #: something the dealer must read (a stored hand that could not be resumed, until the
+        #: next hand starts; a store that can only be read)
         self.notice: KioskError | None = None
         self._resume()
+        if store.read_only is not None:
+            logger.error("the store can only be read: %s", store.read_only)
+            self.notice = KioskError("store.read_only", Kind.UNAVAILABLE)
 
     # -- lifecycle ----
     def _resume(self) -> None:
@@ -168,7 +171,11 @@ class TableService:
                 return
         self.hand, self.hand_id = hand, row["id"]
         if hand.finished and row["status"] == "running":
-            self._finish()  # the crash came between the last event and the result
+            # written by an older version that crashed between the last event and the result
+            if self.store.read_only is None:
+                self._finish()
+            else:
+                self._setup = self._finishing()[1]
 
     def _void_unreadable(
         self, row: dict[str, Any], seq: int, stored: dict[str, Any], exc: Exception
@@ -181,9 +188,10 @@ class TableService:
         )
         if row["status"] != "running":
             return  # a hand that had ended: its result and the stacks after it are stored
-        self.store.finish_hand(
-            row["id"], "void", {"void": {"event": seq + 1, "reason": str(exc)}}, {}
-        )
+        if self.store.read_only is None:
+            self.store.finish_hand(
+                row["id"], "void", {"void": {"event": seq + 1, "reason": str(exc)}}, {}
+            )
         self.notice = KioskError(
             "table.err.unreadable", number=row["number"], event=seq + 1, reason=str(exc)
         )

@@ -40,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -117,6 +117,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _is_read_only(error: OperationalError) -> bool:
+    reason = str(error.orig).lower()
+    return "readonly" in reason or "read-only" in reason or "read only" in reason
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -142,11 +147,35 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._lock = threading.Lock()
-        with self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":
-                # Kiosks of a card room may start together: one creates the tables at a time.
-                conn.execute(text("SELECT pg_advisory_xact_lock(7314)"))
-            metadata.create_all(conn)
+        #: why the store can only be read (a read-only disk or database), or None
+        self.read_only: str | None = None
+        try:
+            with self.engine.begin() as conn:
+                if self.engine.dialect.name == "postgresql":
+                    # Kiosks of a card room may start together: one creates the tables at a time.
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7314)"))
+                metadata.create_all(conn)
+        except OperationalError as exc:
+            if not _is_read_only(exc):
+                raise
+            self.read_only = str(exc.orig)
+        if self.read_only is None:
+            self.read_only = self._write_refused()
+
+    def _write_refused(self) -> str | None:
+        """Why this SQLite database cannot be written, found without writing (None if it can)."""
+        if self.engine.dialect.name != "sqlite":
+            return None
+        try:
+            with self.engine.connect() as conn:
+                # a write that changes nothing: refused all the same by a read-only database
+                conn.execute(update(settings_table).where(text("0")).values(key="probe"))
+                conn.rollback()
+        except OperationalError as exc:
+            if _is_read_only(exc):
+                return str(exc.orig)
+            raise
+        return None
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:

@@ -180,3 +180,29 @@ def test_an_entry_sent_again_gets_the_first_answer(live_kiosk: Callable[..., Liv
     finally:
         screen.disconnect()
     assert _state(dealer, server)["hand"]["events"] == 1
+
+
+def test_a_read_only_database_shows_the_table_and_says_why(
+    live_kiosk: Callable[..., LiveKiosk], tmp_path: Any
+) -> None:
+    instance = tmp_path / "instance"
+    server = live_kiosk(instance)
+    dealer = _set_up(server)
+    dealer.post(server.url + "/api/hands", timeout=10).raise_for_status()
+    event = driver.next_event(_state(dealer, server))
+    dealer.post(server.url + "/api/events", json=event, timeout=10).raise_for_status()
+    server.stop()
+    # the same database, now only readable (as a disk remounted read-only after errors)
+    database = instance / "stud-kiosk.sqlite3"
+    read_only = live_kiosk(instance, env={
+        "STUD_KIOSK_DATABASE_URL": f"sqlite:///file:{database}?mode=ro&uri=true"})
+    tv = requests.get(read_only.url + "/api/state", timeout=10).json()
+    assert tv["hand"] is not None and len(tv["table"]["seats"]) == 3  # the TV shows the table
+    dealer = read_only.dealer_session()  # the PIN is read, not written
+    view = _state(dealer, read_only)
+    assert view["hand"]["events"] == 1
+    assert "read-only" in view["notice"]
+    refused = dealer.post(read_only.url + "/api/events",
+                          json=driver.next_event(view), timeout=10)
+    assert "read-only" in _words(refused, 503)
+    assert _state(dealer, read_only)["hand"]["events"] == 1
