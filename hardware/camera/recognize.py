@@ -59,7 +59,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera import CARD_RANK_HEIGHTS, DEFAULT_MIN_CONFIDENCE
+from hardware.camera import CARD_RANK_HEIGHTS, DEFAULT_MIN_CONFIDENCE, rank_height
+from hardware.camera.deck import Corner, Deck
+from hardware.camera.deck import Glyph as DeckGlyph
 
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "cards.onnx"
 UPRIGHT_PATH = MODEL_PATH.with_name("upright.onnx")
@@ -210,6 +212,9 @@ class CardReading:
     confidence: float
     quad: tuple[tuple[float, float], ...]
     index_center: tuple[float, float]
+    #: the index corner it was read from, where its glyphs are known (None: told from the quad
+    #: by :func:`corner_of`)
+    corner: Corner | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -224,6 +229,22 @@ class FrameResult:
     cards: list[CardReading] = field(default_factory=list)
     #: index readings below the confidence threshold (for display as "unknown")
     unknown: int = 0
+    #: the index corners found and not named (the best unsure reading of each), for the dealer
+    #: to name by hand and the deck to learn from
+    unread: list[Corner] = field(default_factory=list)
+
+
+def corner_of(reading: CardReading) -> Corner:
+    """The index corner ``reading`` was read from: its own, or one told from its quad (the rank
+    at the index centre, as large as the quad says, no suit glyph known)."""
+    if reading.corner is not None:
+        return reading.corner
+    q = reading.quad
+    dx = (q[3][0] + q[2][0] - q[0][0] - q[1][0]) / 2.0
+    dy = (q[3][1] + q[2][1] - q[0][1] - q[1][1]) / 2.0
+    n = math.hypot(dx, dy) or 1.0
+    size = rank_height(q)
+    return Corner(DeckGlyph(*reading.index_center, size), None, (dx / n, dy / n), True, q)
 
 
 def _components(binary: Image, dark: bool) -> list[Glyph]:
@@ -870,7 +891,7 @@ class Recognizer:
             probs[recheck] = mean / mean.sum(axis=1, keepdims=True)
         return [_read_as(g, p) for g, p in zip(glyphs, probs, strict=True)]
 
-    def read(self, image: Image, detail: bool = False) -> FrameResult:
+    def read(self, image: Image, detail: bool = False, deck: Deck | None = None) -> FrameResult:
         """Recognise the face-up cards of a BGR frame. In ``detail``, the frame is also read
         enlarged ``DETAIL_SCALE`` times for the indices too small for its own scale, and each
         card read so at ``DETAIL_SURE`` or more keeps the surer of its readings, while an index
@@ -912,8 +933,9 @@ class Recognizer:
             if card not in best or best[card].confidence < reading.confidence:
                 best[card] = reading
         sure = [c for c in best.values() if c.confidence >= self.min_confidence]
+        unread = [corner_of(c) for c in best.values() if c.confidence < self.min_confidence]
         return FrameResult(sorted(sure, key=lambda c: (c.index_center[1], c.index_center[0])),
-                           unknown + len(best) - len(sure))
+                           unknown + len(best) - len(sure), unread)
 
     def _lone_ranks(self, image: Image, readings: list[tuple[CardReading, float]], gray: Image,
                     glyphs: list[Glyph]) -> list[CardReading]:
@@ -952,9 +974,16 @@ class Recognizer:
 
 
 def _scaled(reading: CardReading, factor: float) -> CardReading:
+    c = reading.corner
+    corner = None if c is None else Corner(
+        DeckGlyph(c.rank.cx * factor, c.rank.cy * factor, c.rank.size * factor),
+        None if c.suit is None
+        else DeckGlyph(c.suit.cx * factor, c.suit.cy * factor, c.suit.size * factor),
+        c.down, c.dark, tuple((x * factor, y * factor) for x, y in c.quad))
     return CardReading(reading.card, reading.confidence,
                        tuple((x * factor, y * factor) for x, y in reading.quad),
-                       (reading.index_center[0] * factor, reading.index_center[1] * factor))
+                       (reading.index_center[0] * factor, reading.index_center[1] * factor),
+                       corner)
 
 
 def _overruled(own: list[tuple[CardReading, float]],
@@ -1459,6 +1488,17 @@ class _Found:
     six_nine: str | None = None
     #: the upright reading's agreement with the card (0 when it does not agree)
     upright: float = 0.0
+
+
+def _corner(f: _Found) -> Corner:
+    """The index corner of a rank paired with a suit: the suit glyph only when it is the index's
+    own (printed beside the rank, not a pip of the face)."""
+    q = f.quad
+    down = _unit((q[3][0] + q[2][0] - q[0][0] - q[1][0]) / 2.0,
+                 (q[3][1] + q[2][1] - q[0][1] - q[1][1]) / 2.0)
+    r, s = f.rank, f.suit
+    return Corner(DeckGlyph(r.cx, r.cy, r.size),
+                  DeckGlyph(s.cx, s.cy, s.size) if f.beside else None, down, r.dark, q)
 
 
 def _unit(dx: float, dy: float) -> tuple[float, float]:
@@ -2354,8 +2394,8 @@ def card_readings(glyphs: list[Glyph], gray: Image, image: Image | None = None,
                 continue
             rank = six_nine
         conf = 1.0 - (1.0 - f.rank_prob * f.suit_prob) * (1.0 - f.upright)
-        readings.append((CardReading(rank + f.suit.label, conf, f.quad, (f.rank.cx, f.rank.cy)),
-                         f.rank.size))
+        readings.append((CardReading(rank + f.suit.label, conf, f.quad, (f.rank.cx, f.rank.cy),
+                                     _corner(f)), f.rank.size))
     return readings, unknown
 
 
@@ -2378,7 +2418,7 @@ def _corroborated(readings: list[tuple[CardReading, float]]) -> dict[str, CardRe
                      < math.hypot(f.index_center[0] - x, f.index_center[1] - y)
                      <= CORROBORATE_WITHIN * size), default=0.0)
         conf = 1.0 - (1.0 - first.confidence) * (1.0 - other)
-        out[card] = CardReading(card, conf, first.quad, first.index_center)
+        out[card] = CardReading(card, conf, first.quad, first.index_center, first.corner)
         sizes[card] = size
     return _one_card_an_index(out, sizes)
 
