@@ -143,8 +143,13 @@ async def _crowd(url: str, hold: int, churn: float, seconds: float, seed: int,
 
 def crowd_process(url: str, hold: int, churn: float, seconds: float, seed: int,
                   addresses: list[str], out: Any) -> None:
+    import logging
+
     # the screens are other machines: on this one they give way to the server
     os.nice(CROWD_NICE)
+    # a screen dropped mid-poll as the run ends is no news
+    for name in ("engineio.client", "socketio.client", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     asyncio.run(_crowd(url, hold, churn, seconds, seed, addresses, out))
 
 
