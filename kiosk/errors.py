@@ -49,10 +49,13 @@ STATUS: dict[Kind, int] = {
 class KioskError(ValueError):
     """A refusal the kiosk words itself, in every language of its catalogue."""
 
-    def __init__(self, key: str, kind: Kind = Kind.REFUSED, **params: Any) -> None:
+    def __init__(self, key: str, kind: Kind = Kind.REFUSED, *,
+                 problems: list[tuple[str, KioskError]] | None = None, **params: Any) -> None:
         self.key = key
         self.kind = kind
         self.params = params
+        #: each field refused and why (a setup), when there are several
+        self.problems = problems or []
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
@@ -96,5 +99,10 @@ def kind_of(error: BaseException) -> Kind:
 
 
 def answer(error: BaseException, lang: str) -> dict[str, Any]:
-    """The body of a refusal, for a JSON route and a Socket.IO acknowledgement alike."""
-    return {"ok": False, "error": words(error, lang), "kind": str(kind_of(error))}
+    """The body of a refusal, for a JSON route and a Socket.IO acknowledgement alike; a refusal
+    of several fields lists each (``problems``: ``[{"field": "stakes.ante", "error": ...}]``)."""
+    body: dict[str, Any] = {"ok": False, "error": words(error, lang), "kind": str(kind_of(error))}
+    if isinstance(error, KioskError) and error.problems:
+        body["problems"] = [{"field": field, "error": problem.text(lang)}
+                            for field, problem in error.problems]
+    return body

@@ -29,12 +29,13 @@ import os
 import threading
 from typing import Any, cast
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 from flask_socketio import ConnectionRefusedError, join_room
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from engine.i18n import LANGUAGES
+from kiosk.errors import Kind, KioskError
 from kiosk.extensions import socketio
 from kiosk.i18n import current_lang, t
 from kiosk.service import TableService
@@ -187,7 +188,8 @@ def init_app(app: Flask) -> None:
 def _known_table(table_id: int) -> None:
     names = table_names(_store())
     if table_id != _own().table_id and table_id not in names:
-        abort(404, t("room.unknown_table", table=table_id, tables=_list_ids(names)))
+        raise KioskError("room.unknown_table", Kind.MISSING, table=table_id,
+                         tables=_list_ids(names))
 
 
 def _list_ids(names: dict[int, str]) -> str:

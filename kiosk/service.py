@@ -6,7 +6,8 @@ confirmation): the engine verifies it, the store writes it (committed, on disk),
 the screens told and the caller acknowledged. An event the engine refuses changes nothing and the
 caller gets the engine's error, whose message says what was wrong and what is allowed.
 
->>> from kiosk.store import Answer, Finish, Store
+>>> from kiosk.setup_schema import validate_setup
+from kiosk.store import Answer, Finish, Store
 >>> table = TableService(Store("sqlite://"))
 >>> table.hand_running()
 False
@@ -31,6 +32,7 @@ from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from kiosk import presenter
 from kiosk.errors import Kind, KioskError
+from kiosk.setup_schema import validate_setup
 from kiosk.store import Answer, Finish, Store
 from kiosk.table_setup import default_setup
 
@@ -215,12 +217,14 @@ class TableService:
             return self.hand is not None and not self.hand.finished
 
     def configure(self, setup: dict[str, Any]) -> None:
-        """Replace the table setup between hands (validated by building the engine's settings)."""
+        """Replace the table setup between hands: the setup's schema checks each field
+        (:func:`~kiosk.setup_schema.validate_setup`), the engine the whole (by building its
+        settings), and what the schema produced is stored."""
         with self.lock:
             if self.hand_running():
                 raise KioskError("setup.locked", Kind.NOT_NOW)
-            settings_from_setup(setup)
-            new_setup = copy.deepcopy(setup)
+            new_setup = validate_setup(setup)
+            settings_from_setup(new_setup)
             with _stored():
                 self.store.put(self.setup_key, new_setup)
             self._setup = new_setup

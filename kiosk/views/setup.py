@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from kiosk.i18n import t
+from kiosk.errors import status_of, words
+from kiosk.i18n import current_lang, t
 from kiosk.service import service
 from kiosk.table_setup import GAMES, ODD_CHIP_RULES, parse_form
 from kiosk.views.auth import dealer_required
@@ -15,11 +14,21 @@ from kiosk.views.auth import dealer_required
 bp = Blueprint("setup", __name__, url_prefix="/setup")
 
 
-def _labelled(params: dict[str, Any]) -> dict[str, Any]:
-    """Message parameters with a field's message key replaced by its label."""
-    if "field" in params:
-        return {**params, "field": t(params["field"])}
-    return params
+def label(field: str) -> str:
+    """A field of the setup (``stakes.ante``, ``seats[3].stack``) as the page names it."""
+    from kiosk.i18n import ui_catalog
+
+    known = ui_catalog().messages("en")
+    if field.startswith("seats[") and "]" in field:
+        number, _, rest = field[len("seats["):].partition("]")
+        part = rest.lstrip(".")
+        words = t(f"setup.{part}") if f"setup.{part}" in known else part
+        return f"{t('setup.seat')} {number} · {words}".rstrip(" ·")
+    last = field.rsplit(".", 1)[-1]
+    for key in (field, f"setup.{last}", f"rules.{last}"):
+        if key in known:
+            return t(key)
+    return field
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -35,15 +44,17 @@ def index() -> Response | tuple[str, int] | str:
             status = 409
         else:
             wanted, found = parse_form(request.form, setup)
-            problems = [t(key, **_labelled(params)) for key, params in found]
+            lang = current_lang()
+            problems = [f"{label(field)}: {problem.text(lang)}" if field else problem.text(lang)
+                        for field, problem in found]
             if problems:
-                setup, status = wanted, 400
+                setup, status = wanted, 422
             else:
                 try:
                     table.configure(wanted)
-                except ValueError as exc:
-                    problems.append(str(exc))
-                    setup, status = wanted, 400
+                except ValueError as exc:  # the engine's word on the whole table
+                    problems.append(words(exc, lang))
+                    setup, status = wanted, status_of(exc)
                 else:
                     return redirect(url_for("dealer.index"))
     return render_template(

@@ -78,11 +78,6 @@ def tree_cpu_seconds(pid: int) -> float:
     return total / ticks
 
 
-def tree_rss_kib(pid: int) -> int:
-    """Resident memory of a process and the processes under it."""
-    return sum(rss_kib(each) for each in _tree(pid))
-
-
 async def _crowd(url: str, hold: int, churn: float, seconds: float, seed: int,
                  addresses: list[str], out: Any) -> None:
     """``hold`` spectators that stay, and ``churn`` a second that come and go, for ``seconds``,
@@ -253,9 +248,16 @@ def main(argv: list[str]) -> int:
         stop = threading.Event()
 
         def sample() -> None:
+            # the server's processes are looked up every 5 s, their memory read every 0.1 s: a
+            # look-up reads every process of the machine, and the dealer's client shares this
+            # process's interpreter
             assert server.process is not None
+            pids: list[int] = []
+            found_at = 0.0
             while not stop.is_set():
-                samples.append(tree_rss_kib(server.process.pid))
+                if time.monotonic() - found_at > 5:
+                    pids, found_at = _tree(server.process.pid), time.monotonic()
+                samples.append(sum(rss_kib(pid) for pid in pids))
                 time.sleep(0.1)
 
         sampler = threading.Thread(target=sample, daemon=True)

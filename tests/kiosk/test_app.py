@@ -88,10 +88,11 @@ def test_the_store_is_sqlite_wal_with_full_sync(kiosk_app: Any) -> None:
 def test_setup_refuses_bad_input_with_words_and_saves_good_input(dealer_client: Any) -> None:
     one_player = {k: v for k, v in SETUP_FORM.items() if not k.endswith(("_2", "_3"))}
     bad = post_form(dealer_client, "/setup/", one_player)
-    assert bad.status_code == 400
-    assert "1 players seated: this game needs 2 to 8" in bad.get_data(as_text=True)
+    assert bad.status_code == 422
+    assert "2 to 8 players, not 1" in bad.get_data(as_text=True)  # the engine's word
     worse = post_form(dealer_client, "/setup/", {**SETUP_FORM, "small_bet": "ten"})
-    assert "Small bet: 'ten' is not a whole number" in html.unescape(worse.get_data(as_text=True))
+    assert worse.status_code == 422
+    assert "Small bet: a whole number from 1 to" in html.unescape(worse.get_data(as_text=True))
     good = post_form(dealer_client, "/setup/", SETUP_FORM)
     assert good.status_code == 302, good.get_data(as_text=True)
     setup = dealer_client.get("/api/setup").get_json()

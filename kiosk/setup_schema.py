@@ -1,0 +1,193 @@
+"""The table setup's one schema, for the setup page's form and ``PUT /api/setup`` alike.
+
+:func:`validate_setup` checks a setup's shape, types and ranges with pydantic (:class:`Setup`)
+and returns the value it produced, which is what the table stores: a seat number is a number, a
+stake a whole number of chips, a flag true or false, a name cleaned text of at most
+:data:`NAME_MOST` characters, and nothing else is kept. What it refuses is a
+:class:`~kiosk.errors.KioskError` (``422``) naming each field and what is allowed there. The facts
+come from the engine: the games are its variants, the odd-chip rules and the house rules'
+defaults its settings; whether the whole makes a table (players for the game, the bring-in
+against the small bet...) is the engine's to say when its settings are built.
+
+JSON is read strictly (``"1"`` is not a number, ``"false"`` is not false, ``1.5`` is not a whole
+number of chips); the form, whose every value is text, is read as a form is: ``"5"`` is 5 and a
+ticked box ``"on"``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from engine.settings import ODD_CHIP_RULES, HouseRules
+from engine.variants import VARIANTS
+from kiosk.errors import Kind, KioskError
+
+#: seats at the table
+SEAT_COUNT = 10
+#: the longest player name, in characters
+NAME_MOST = 24
+#: the most chips a stake or a stack may be
+CHIPS_MOST = 10**9
+#: the longest idle time the dealer screen may be set to lock after (minutes: a day)
+LOCK_AFTER_MOST = 24 * 60
+#: the most raises a house may allow in a betting round
+RAISES_MOST = 99
+
+#: characters that reorder text (a right-to-left override turns "evil" into "live"): never kept
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+
+#: the engine's house rules as they are unless a house changes them
+_HOUSE = HouseRules()
+
+Chips = Annotated[int, Field(ge=0, le=CHIPS_MOST)]
+Bet = Annotated[int, Field(ge=1, le=CHIPS_MOST)]
+
+
+def clean_name(name: str) -> str:
+    """A player's name as the screens show it: no bidirectional or other control characters,
+    spaces trimmed and single.
+
+    >>> clean_name("\\u202eevil")
+    'evil'
+    >>> clean_name("  Anna\\tMaria ")
+    'Anna Maria'
+    """
+    kept = "".join(" " if unicodedata.category(c) == "Cc" else c
+                   for c in name if c not in BIDI_CONTROLS)
+    return " ".join(kept.split())
+
+
+class _Form(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Stakes(_Form):
+    ante: Chips
+    bring_in: Chips
+    small_bet: Bet
+    big_bet: Bet
+
+
+class Rules(_Form):
+    max_raises: Annotated[int, Field(ge=0, le=RAISES_MOST)] = _HOUSE.max_raises
+    heads_up_uncapped: bool = _HOUSE.heads_up_uncapped
+    burns: bool = _HOUSE.burns
+    open_pair_double: bool = _HOUSE.open_pair_double
+    odd_chip: str = _HOUSE.odd_chip
+    #: Sökö opens with the highest upcard unless the house plays a bring-in (the engine's
+    #: ``bring_in`` house rule)
+    soko_bring_in: bool = _HOUSE.bring_in
+    chip_unit: Annotated[int, Field(ge=1, le=CHIPS_MOST)] = 1
+
+    @field_validator("odd_chip")
+    @classmethod
+    def _odd_chip(cls, value: str) -> str:
+        if value not in ODD_CHIP_RULES:
+            raise ValueError("choice")
+        return value
+
+
+class Seat(_Form):
+    seat: Annotated[int, Field(ge=1, le=SEAT_COUNT)]
+    name: Annotated[str, Field(max_length=NAME_MOST * 4)] = ""
+    stack: Chips = 0
+    active: bool = False
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        cleaned = clean_name(value)
+        if len(cleaned) > NAME_MOST:
+            raise ValueError("text")
+        return cleaned
+
+
+class Setup(_Form):
+    game: str
+    stakes: Stakes
+    rules: Rules = Field(default_factory=Rules)
+    dealer: Annotated[int, Field(ge=0, le=SEAT_COUNT)] = 0
+    lock_after_minutes: Annotated[float, Field(ge=0, le=LOCK_AFTER_MOST)] = 0
+    seats: list[Seat]
+
+    @field_validator("game")
+    @classmethod
+    def _game(cls, value: str) -> str:
+        if value not in VARIANTS:
+            raise ValueError("choice")
+        return value
+
+    @field_validator("seats")
+    @classmethod
+    def _seats(cls, seats: list[Seat]) -> list[Seat]:
+        if sorted(s.seat for s in seats) != list(range(1, SEAT_COUNT + 1)):
+            raise ValueError("seats")
+        return sorted(seats, key=lambda s: s.seat)
+
+
+def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, dict[str, Any]]:
+    """The message key and parameters saying what is allowed at ``loc``."""
+    name = str(loc[-1]) if loc else ""
+    if error_type == "extra_forbidden":
+        return "setup.allow.unknown", {}
+    if error_type == "missing":
+        return "setup.allow.missing", {}
+    if "seats" in message and name == "seats":
+        return "setup.allow.seats", {"most": SEAT_COUNT}
+    if name == "game":
+        return "setup.allow.choice", {"allowed": ", ".join(VARIANTS)}
+    if name == "odd_chip":
+        return "setup.allow.choice", {"allowed": ", ".join(ODD_CHIP_RULES)}
+    if name == "name":
+        return "setup.allow.name", {"most": NAME_MOST}
+    if name == "lock_after_minutes":
+        return "setup.allow.minutes", {"most": LOCK_AFTER_MOST}
+    bounds = {"seat": (1, SEAT_COUNT), "dealer": (0, SEAT_COUNT), "max_raises": (0, RAISES_MOST),
+              "small_bet": (1, CHIPS_MOST), "big_bet": (1, CHIPS_MOST),
+              "chip_unit": (1, CHIPS_MOST)}
+    if name in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in", "active"):
+        return "setup.allow.flag", {}
+    least, most = bounds.get(name, (0, CHIPS_MOST))
+    return "setup.allow.whole", {"least": least, "most": most}
+
+
+def field_name(loc: tuple[Any, ...], seats: list[Any] | None) -> str:
+    """A field's name as docs/api.md writes it: ``stakes.ante``, ``seats[3].name`` (seat 3)."""
+    parts: list[str] = []
+    for index, part in enumerate(loc):
+        if isinstance(part, int) and index and loc[index - 1] == "seats":
+            number = part + 1
+            if seats and part < len(seats) and isinstance(seats[part], dict):
+                number = seats[part].get("seat", number)
+            parts[-1] += f"[{number}]"
+        else:
+            parts.append(str(part))
+    return ".".join(parts)
+
+
+def validate_setup(data: Any, *, form: bool = False) -> dict[str, Any]:
+    """The setup ``data`` stands for, as the table stores it; what is not allowed raises
+    :class:`KioskError` (``422``) with a problem per field. ``form``: values are the setup page's
+    text."""
+    if not isinstance(data, dict):
+        raise KioskError("json.not_object", Kind.UNREADABLE)
+    try:
+        setup = Setup.model_validate(data, strict=not form)
+    except ValidationError as exc:
+        seats = data.get("seats") if isinstance(data.get("seats"), list) else None
+        problems = []
+        for error in exc.errors(include_input=False, include_url=False):
+            loc = tuple(error["loc"])
+            key, params = _allowed(loc, error["type"], str(error.get("msg", "")))
+            problems.append((field_name(loc, seats), KioskError(key, **params)))
+        first_field, first = problems[0]
+        raise KioskError("setup.err.field", Kind.REFUSED, field=first_field, allowed=first,
+                         problems=problems) from None
+    stored = setup.model_dump()
+    for seat in stored["seats"]:
+        seat["name"] = seat["name"] or str(seat["seat"])
+    return stored

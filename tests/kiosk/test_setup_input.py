@@ -1,0 +1,98 @@
+"""The real server: the table setup is validated by one schema, for the form and the JSON alike,
+refused with the field and what is allowed there, and stored as validated."""
+
+from __future__ import annotations
+
+import copy
+import html
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import requests
+
+from tests.conftest import LiveKiosk, csrf_from
+from tests.kiosk import driver
+
+pytestmark = pytest.mark.slow
+
+
+def _setup(**changes: Any) -> dict[str, Any]:
+    setup = copy.deepcopy(driver.SETUP)
+    setup.update(changes)
+    return setup
+
+
+def _refused(dealer: Any, server: LiveKiosk, setup: Any) -> dict[str, Any]:
+    answer = dealer.put(server.url + "/api/setup", json=setup, timeout=10)
+    assert answer.status_code == 422, (answer.status_code, answer.text[:300])
+    body: dict[str, Any] = answer.json()
+    assert body["ok"] is False and body["kind"] == "refused"
+    return body
+
+
+def test_the_setup_is_refused_field_by_field(live_kiosk: Callable[..., LiveKiosk]) -> None:
+    server = live_kiosk()
+    dealer = server.dealer_session()
+    before = dealer.get(server.url + "/api/setup", timeout=10).json()
+    seats = copy.deepcopy(driver.SETUP["seats"])
+    cases: list[tuple[dict[str, Any], str, str]] = [
+        (_setup(stakes={"ante": 1.5, "bring_in": 2, "small_bet": 5, "big_bet": 10}),
+         "stakes.ante", "whole number"),
+        (_setup(seats=[dict(seats[0], seat="1"), *seats[1:]]), "seats[1].seat", "whole number"),
+        (_setup(seats=[dict(seats[0], active="false"), *seats[1:]]), "seats[1].active",
+         "true or false"),
+        (_setup(seats=[dict(seats[0], name="A" * 1000), *seats[1:]]), "seats[1].name",
+         "at most 24 characters"),
+        (_setup(seats=[dict(seats[0], seat=99), *seats[1:]]), "seats[99].seat", "from 1 to 10"),
+        (_setup(jackpot=5), "jackpot", "not part of a setup"),
+        (_setup(rules=dict(driver.SETUP["rules"], odd_chip="to-the-house")), "rules.odd_chip",
+         "nearest-dealer, high-card-suit"),
+        (_setup(game="omaha"), "game", "seven-card-stud"),
+        (_setup(seats=seats[:5]), "seats", "each of seats 1 to 10"),
+    ]
+    for setup, field, allowed in cases:
+        body = _refused(dealer, server, setup)
+        fields = {p["field"]: p["error"] for p in body["problems"]}
+        assert field in fields, (field, body)
+        assert allowed in fields[field], (field, fields[field])
+        assert "A" * 100 not in body["error"] and "Traceback" not in body["error"]
+    assert dealer.get(server.url + "/api/setup", timeout=10).json() == before  # nothing stored
+
+
+def test_what_is_stored_is_what_was_validated(live_kiosk: Callable[..., LiveKiosk]) -> None:
+    server = live_kiosk()
+    dealer = server.dealer_session()
+    seats = copy.deepcopy(driver.SETUP["seats"])
+    seats[0]["name"] = "\u202eevil\u2066 \u200fone\n"  # a right-to-left override and friends
+    assert dealer.put(server.url + "/api/setup", json=_setup(seats=seats),
+                      timeout=10).status_code == 200
+    stored = dealer.get(server.url + "/api/setup", timeout=10).json()
+    assert stored["seats"][0]["name"] == "evil one"
+    assert stored["lock_after_minutes"] == 0 and set(stored) == {
+        "game", "stakes", "rules", "dealer", "lock_after_minutes", "seats"}
+    tv = requests.get(server.url + "/api/state", timeout=10).json()
+    assert tv["table"]["seats"][0]["name"] == "evil one"
+    # a hand is dealt with the stored, whole-number stakes
+    assert dealer.post(server.url + "/api/hands", timeout=10).status_code == 200
+    view = dealer.get(server.url + "/api/state", timeout=10).json()
+    assert view["hand"]["total_pot"] == 3  # three antes of 1
+
+
+def test_the_form_goes_through_the_same_schema(live_kiosk: Callable[..., LiveKiosk]) -> None:
+    server = live_kiosk()
+    dealer = server.dealer_session()
+    page = dealer.get(server.url + "/setup/", timeout=10).text
+    form = {"csrf_token": csrf_from(page), "game": "seven-card-stud", "ante": "1.5",
+            "bring_in": "2", "small_bet": "5", "big_bet": "10", "max_raises": "3",
+            "chip_unit": "1", "odd_chip": "nearest-dealer", "dealer": "0",
+            "active_1": "on", "name_1": "Anna", "stack_1": "100",
+            "active_2": "on", "name_2": "Bruno", "stack_2": "100"}
+    refused = dealer.post(server.url + "/setup/", data=form, timeout=10)
+    assert refused.status_code == 422
+    assert "Ante: a whole number from 0 to" in html.unescape(refused.text)
+    form["ante"] = "1"
+    saved = dealer.post(server.url + "/setup/", data=form, timeout=10)
+    assert saved.status_code == 200 and saved.url.endswith("/dealer")
+    stored = dealer.get(server.url + "/api/setup", timeout=10).json()
+    assert stored["stakes"]["ante"] == 1 and stored["seats"][1]["stack"] == 100
