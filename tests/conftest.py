@@ -1,7 +1,7 @@
 """Shared fixtures: an in-process kiosk app, a real kiosk server in a subprocess, Chromium.
 
 - ``kiosk_app`` / ``dealer_client``: ``create_app`` on a fresh instance folder (Flask test client).
-- ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gthread, simple-websocket)
+- ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gevent, simple-websocket)
   on a free loopback port with its own instance folder; the returned :class:`LiveKiosk` can be
   killed with SIGKILL and started again on the same folder.
 - ``chromium``: Debian's Chromium driven by Playwright (never a browser download).
