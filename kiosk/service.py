@@ -149,6 +149,8 @@ class TableService:
         self.hand_id: int | None = None
         self.hand_number = 0
         self.version = 0
+        #: (role, lang) -> (version, view): the views presented since the last change
+        self._views: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
         #: something the dealer must read (a stored hand that could not be resumed, until the
         #: next hand starts; a store that can only be read)
         self.notice: KioskError | None = None
@@ -374,9 +376,17 @@ class TableService:
 
     # -- views ----
     def view(self, role: str, lang: str) -> dict[str, Any]:
-        """What a ``dealer`` or a ``spectator`` screen in ``lang`` may see now."""
+        """What a ``dealer`` or a ``spectator`` screen in ``lang`` may see now: presented once
+        per change of the table and kept (a crowd of screens connecting asks for the same view
+        again and again); callers read it, never change it."""
         with self.lock:
-            return presenter.present(self, role, lang)
+            key = (role, lang)
+            kept = self._views.get(key)
+            if kept is not None and kept[0] == self.version:
+                return kept[1]
+            view = presenter.present(self, role, lang)
+            self._views[key] = (self.version, view)
+            return view
 
 
 def service() -> TableService:

@@ -203,7 +203,9 @@ def play(server: LiveKiosk, http: requests.Session, until: float, timings: dict[
                 errors.append(f"start_hand: {ack}")
                 return
             while time.monotonic() < until and len(errors) < 20:
-                view = dealer.call("sync", None, timeout=DEALER_TIMEOUT)
+                view = timed("sync", lambda: dealer.call("sync", None, timeout=DEALER_TIMEOUT))
+                if view is None:
+                    return
                 event = driver.next_event(view)
                 if event is None:
                     break
@@ -265,7 +267,7 @@ def main(argv: list[str]) -> int:
         out = ctx.Queue()
         crowd: list[Any] = []
         timings: dict[str, list[float]] = {
-            "entry": [], "GET /api/state": [], "GET /dealer (new connection)": [],
+            "entry": [], "sync": [], "GET /api/state": [], "GET /dealer (new connection)": [],
             "new dealer socket": [],
         }
         errors: list[str] = []
@@ -300,6 +302,9 @@ def main(argv: list[str]) -> int:
             stop.set()
             sampler.join()
             server.stop()
+            if errors:
+                print("the server's log, last lines:")
+                print("\n".join(server.log.read_text(errors="replace").splitlines()[-30:]))
 
     ms = 1000.0
     ready = [r for kind, r in reports if kind == "ready"]
