@@ -17,7 +17,8 @@ import pytest
 
 from hardware.camera.recognize import Recognizer, load_image
 from hardware.camera.stable import Proposal
-from kiosk.camera import CameraError, TableCamera
+from kiosk.camera import TableCamera
+from kiosk.errors import KioskError
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.browser.test_kiosk_browser import wait_until
@@ -93,12 +94,12 @@ def test_the_same_checks_as_touch(camera: TableCamera, table: TableService) -> N
     props = camera.update([reading("As", 2)], FRAME)  # As is seat 1's down card
     assert props[0]["state"] == "in_hand"
     assert "already in the hand" in camera.snapshot("en")["proposals"][0]["text"]
-    with pytest.raises(CameraError) as info:
+    with pytest.raises(KioskError) as info:
         camera.confirm(2, "As")
     assert "A♠" in info.value.text("en") and "già in questa mano" in info.value.text("it")
     with pytest.raises(ValueError):
         camera.confirm(9, "8c")  # no such player: the engine refuses
-    with pytest.raises(CameraError):
+    with pytest.raises(KioskError):
         camera.confirm(1, "banana")
     assert table.hand is not None and len(table.hand.events) == events
 
@@ -226,7 +227,7 @@ def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: Tabl
     {"11": [0, 0, 1, 1]}, {"1": "everywhere"}, ["not", "a", "mapping"],
 ])
 def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) -> None:
-    with pytest.raises(CameraError) as info:
+    with pytest.raises(KioskError) as info:
         camera.set_zones(zones)
     assert info.value.text("en") and info.value.text("it") != info.value.text("en")
     assert camera.zones == {k: v for k, v in ZONES.items()}
@@ -237,7 +238,7 @@ def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) 
     {"colour": "red"}, {"detail": 1}, {"detail": True}, {"detail": "sometimes"},
 ])
 def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, object]) -> None:
-    with pytest.raises(CameraError, match="auto_confirm"):
+    with pytest.raises(KioskError, match="auto_confirm"):
         camera.set_settings(settings)
 
 

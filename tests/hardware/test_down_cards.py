@@ -22,7 +22,8 @@ import pytest
 from hardware.camera.down import DownCard, find_down_cards
 from hardware.camera.recognize import load_image
 from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
-from kiosk.camera import DOWN_HINT_COUNTS, CameraError, TableCamera
+from kiosk.camera import DOWN_HINT_COUNTS, TableCamera
+from kiosk.errors import KioskError
 from kiosk.service import TableService
 from tests.conftest import LiveKiosk
 from tests.hardware.conftest import ZONES
@@ -235,7 +236,7 @@ def test_down_hints_are_off_until_the_house_turns_them_on(
     # kept with the table's camera settings
     again = TableCamera(table, tmp_path / "camera-table-1.json")
     assert again.settings["down_hints"] is True
-    with pytest.raises(CameraError):
+    with pytest.raises(KioskError):
         cam.set_settings({"down_hints": "yes"})
 
 
