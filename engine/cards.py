@@ -54,6 +54,17 @@ class Card:
         return (self.rank - 2) * 4 + SUIT_CHARS.index(self.suit)
 
     @property
+    def low_index(self) -> int:
+        """0..51 with the ace low, as low hands read cards: ``(rank - 1) * 4 + suit order``, where
+        an ace's rank is 1; A♣ is 0, K♠ is 51 (docs/rules.md §3, §6).
+
+        >>> Card.parse("Ac").low_index, Card.parse("2c").low_index, Card.parse("Ks").low_index
+        (0, 4, 51)
+        """
+        rank = 1 if self.rank == 14 else self.rank
+        return (rank - 1) * 4 + SUIT_CHARS.index(self.suit)
+
+    @property
     def suit_order(self) -> int:
         """0 for clubs up to 3 for spades."""
         return SUIT_CHARS.index(self.suit)

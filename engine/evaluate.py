@@ -39,6 +39,7 @@ from engine import _tables as _t
 from engine.cards import DECK, RANK_CHARS, Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.i18n import translate
+from engine.variants import VARIANTS, Variant
 
 __all__ = [
     "CATEGORIES",
@@ -64,8 +65,8 @@ __all__ = [
 
 CATEGORIES: Final = _t.CATEGORIES
 NO_LOW: Final = _t.NO_LOW
-EXPOSED_GAMES: Final = ("five-card-stud", "seven-card-stud", "seven-card-stud-hilo", "soko", "razz")
-"""The game ids :func:`evaluate_exposed` and :func:`bring_in_order` accept."""
+EXPOSED_GAMES: Final = tuple(VARIANTS)
+"""The game ids :func:`evaluate_exposed` and :func:`bring_in_order` accept: every variant."""
 
 
 class EvaluationError(EngineError):
@@ -211,7 +212,7 @@ def low_strength(cards: Sequence[int], _k: list[int] = _KEY, _r: dict[int, int] 
 
 
 def soko_strength(cards: Sequence[int]) -> int:
-    """Sökö strength of exactly five card indices (RULES.md §6). Equals
+    """Sökö strength of exactly five card indices (docs/rules.md §6). Equals
     ``evaluate_soko(...).strength``; greater is better.
 
     >>> soko_strength([50, 47, 43, 39, 0]) >> 20  # A-K-Q-J and a deuce: four-straight (code 2)
@@ -240,7 +241,7 @@ def _four_flush_strength(cards: Iterable[int], suit: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Exposed hands: who acts first (RULES.md §3).
+# Exposed hands: who acts first (docs/rules.md §3).
 # ---------------------------------------------------------------------------------------------
 
 
@@ -555,7 +556,7 @@ def evaluate_low(cards: str | Iterable[Card | str]) -> HandValue:
 
 
 def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
-    """The Sökö (Canadian stud) value of exactly five cards (RULES.md §6).
+    """The Sökö (Canadian stud) value of exactly five cards (docs/rules.md §6).
 
     >>> v = evaluate_soko("Jh Qd Kc Ah 2s")
     >>> v.category, v.name(), v.name("it")
@@ -579,17 +580,25 @@ def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
     return HandValue("soko", strength, CATEGORIES[code], None, ranks, None, (hand, indices, suit))
 
 
+def _variant(game: str) -> Variant:
+    variant = VARIANTS.get(game)
+    if variant is None:
+        raise EvaluationError("eval.error.game", game=repr(game), games=", ".join(EXPOSED_GAMES))
+    return variant
+
+
 def evaluate_exposed(
     cards: str | Iterable[Card | str], game: str, *, last_round: bool | None = None
 ) -> HandValue:
-    """Strength of 1 to 4 upcards for deciding who acts first (RULES.md §3).
+    """Strength of 1 to 4 upcards for deciding who acts first (docs/rules.md §3).
 
     Four of a kind > three of a kind > two pair > one pair > high cards; straights and flushes do
-    not count. In ``razz`` the lowest hand is best, so it compares greatest. In ``soko`` four
-    upcards making a four-straight or four-flush count as that hand on the last round:
-    ``last_round=None`` (the default) takes four upcards to be the last round, which is always
-    true in Sökö (one downcard, four upcards); pass ``last_round`` to say it outright.
-    Equal-strength hands compare equal: the caller breaks ties (nearest the dealer).
+    not count. In a game whose exposed hands rank low (razz) the lowest hand is best, so it
+    compares greatest. Where four-card hands count (Sökö) four upcards making a four-straight or
+    four-flush count as that hand on the last round: ``last_round=None`` (the default) takes four
+    upcards to be the last round, which is always true in Sökö (one downcard, four upcards); pass
+    ``last_round`` to say it outright. Equal-strength hands compare equal: the caller breaks ties
+    (nearest the dealer).
 
     >>> evaluate_exposed("Kh Kd", "seven-card-stud") > evaluate_exposed("Ah Qd", "seven-card-stud")
     True
@@ -600,11 +609,10 @@ def evaluate_exposed(
     >>> evaluate_exposed("9h Th Jh Qh", "five-card-stud").name()
     'Queen high'
     """
-    if game not in EXPOSED_GAMES:
-        raise EvaluationError("eval.error.game", game=repr(game), games=", ".join(EXPOSED_GAMES))
+    variant = _variant(game)
     hand, indices = _hand(cards, 1, 4, "exposed")
     ranks = [c.rank for c in hand]
-    if game == "razz":
+    if variant.exposed == "low":
         strength = _exposed_razz_strength(ranks)
         code = 15 - (strength >> 20)
         read = [r for r in _t.unpack(_t.LOW_TOP - (strength & 0xFFFFF)) if r]
@@ -612,7 +620,7 @@ def evaluate_exposed(
         played = _pick(hand, indices, read)
         return HandValue("exposed", strength, category, played, read, game)
     strength = _exposed_high_strength(ranks)
-    if game == "soko" and len(hand) == 4 and (last_round is None or last_round):
+    if variant.exposed_four_card and len(hand) == 4 and (last_round is None or last_round):
         strength = max(strength, _exposed_four_card_strength(hand))
     read = [r for r in _t.unpack(strength) if r]
     code = strength >> 20
@@ -622,12 +630,13 @@ def evaluate_exposed(
 
 
 def bring_in_order(card: Card | str, game: str, *, bring_in: bool | None = None) -> int:
-    """Sort key for the first round: the upcard with the greatest key is forced to act first.
+    """Sort key for the first round: the upcard with the greatest key opens it (docs/rules.md §3).
 
-    With a bring-in the lowest upcard brings in, aces high, clubs lowest; in ``razz`` the highest
-    upcard, aces low, spades highest (RULES.md §3). Without a bring-in (``soko`` by default) the
-    highest upcard opens, spades highest. ``bring_in=None`` takes the game's default; pass
-    ``bring_in=True`` for a Sökö table playing the ``bring_in`` house rule.
+    In a game played with a bring-in the lowest upcard brings in, aces high, clubs lowest; where
+    exposed hands rank low (razz) the highest upcard, aces low, spades highest. Without a
+    bring-in (Sökö by default) the highest upcard opens, spades highest. ``bring_in=None`` takes
+    the game's own rule (``Variant.bring_in``); pass ``bring_in=True`` for a Sökö table playing
+    the ``bring_in`` house rule.
 
     >>> str(max(parse_cards("2d 2c Ah"), key=lambda c: bring_in_order(c, "seven-card-stud")))
     '2c'
@@ -638,14 +647,12 @@ def bring_in_order(card: Card | str, game: str, *, bring_in: bool | None = None)
     >>> str(max(parse_cards("Kd Ks 9h"), key=lambda c: bring_in_order(c, "soko", bring_in=True)))
     '9h'
     """
-    if game not in EXPOSED_GAMES:
-        raise EvaluationError("eval.error.game", game=repr(game), games=", ".join(EXPOSED_GAMES))
+    variant = _variant(game)
     c = card if isinstance(card, Card) else Card.parse(card)
     if bring_in is None:
-        bring_in = game != "soko"
+        bring_in = variant.bring_in
     if not bring_in:
         return c.index
-    if game == "razz":
-        rank = 1 if c.rank == 14 else c.rank
-        return rank * 4 + c.suit_order
+    if variant.exposed == "low":
+        return c.low_index
     return 51 - c.index

@@ -9,8 +9,9 @@ Act(seat=2, action='call', amount=4)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from engine.cards import Card
 from engine.errors import CardError
@@ -115,19 +116,88 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 
 
-def _seat(data: dict[str, Any]) -> int:
-    seat = data.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise HandError(f"{data!r}: 'seat' must be a seat number, not {seat!r}")
-    return seat
+def check_fields(event: object) -> None:
+    """Raise a :class:`HandError` naming the first field of ``event`` that is not of its kind: a
+    seat that is not an ``int``, an amount that is not a whole number of chips, an action that is
+    not one of :data:`ACTIONS`, a card that is not a :class:`Card`. Events read from JSON and
+    events made in Python are refused alike, with words that say what is allowed.
+
+    >>> check_fields(Act(2, "call", 2.0))
+    Traceback (most recent call last):
+    ...
+    engine.hand_errors.HandError: The amount must be a whole number of chips, or none for the \
+only legal one; not 2.0
+    """
+    check = _CHECKS.get(type(event))
+    if check is None:  # a subclass of an event, or not an event at all
+        check = next((c for t, c in _CHECKS.items() if isinstance(event, t)), None)
+        if check is None:
+            raise HandError(
+                "play.error.not_event", value=repr(event), types=", ".join(EVENT_TYPES)
+            )
+    check(event)
 
 
-def _card(data: dict[str, Any], key: str = "card") -> Card:
+def _check_seat(seat: object) -> None:
+    if type(seat) is not int:  # True, 2.0 and Decimal(2) are not seat numbers
+        raise HandError("play.error.seat_type", value=repr(seat))
+
+
+def _check_act(event: Act) -> None:
+    if event.action not in _ACTION_SET:
+        raise HandError(
+            "play.error.action_name", value=repr(event.action), actions=", ".join(ACTIONS)
+        )
+    if event.amount is not None and type(event.amount) is not int:
+        raise HandError("play.error.amount_type", value=repr(event.amount))
+    _check_seat(event.seat)
+
+
+def _check_deal(event: Deal) -> None:
+    if event.card is not None:
+        _check_card(event.card)
+    if type(event.up) is not bool:
+        raise HandError("play.error.up_type", value=repr(event.up))
+    _check_seat(event.seat)
+
+
+def _check_seat_card(event: Identify | Expose) -> None:
+    _check_card(event.card)
+    _check_seat(event.seat)
+
+
+def _check_show(event: Show) -> None:
+    if not isinstance(event.cards, tuple | list):
+        raise HandError("play.error.cards_type", value=repr(event.cards))
+    for card in event.cards:
+        _check_card(card)
+    _check_seat(event.seat)
+
+
+_CHECKS: dict[type, Callable[[Any], None]] = {
+    Act: _check_act,
+    Deal: _check_deal,
+    Community: lambda event: _check_card(event.card),
+    Identify: _check_seat_card,
+    Expose: _check_seat_card,
+    Show: _check_show,
+    Muck: lambda event: _check_seat(event.seat),
+    Misdeal: lambda event: None,
+}
+_ACTION_SET = frozenset(ACTIONS)
+
+
+def _check_card(card: object) -> None:
+    if type(card) is not Card:
+        raise HandError("play.error.card_type", value=repr(card))
+
+
+def _card(data: dict[str, Any], key: str = "card") -> Any:
+    """The card of ``data[key]`` read from its text; anything else is left for
+    :func:`check_fields` to refuse."""
     value = data.get(key)
-    if isinstance(value, Card):
-        return value
     if not isinstance(value, str):
-        raise HandError(f"{data!r}: {key!r} must be a card such as 'Ah', not {value!r}")
+        return value
     try:
         return Card.parse(value)
     except CardError as exc:
@@ -139,33 +209,34 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     if not isinstance(data, dict):
         raise HandError(f"an event must be an object, not {data!r}")
     kind = data.get("type")
+    seat: Any = data.get("seat")
+    event: Event
     if kind == "deal":
-        up = data.get("up")
-        if not isinstance(up, bool):
-            raise HandError(f"{data!r}: 'up' must be true or false")
         card = None if data.get("card") is None else _card(data)
-        return Deal(_seat(data), card, up)
-    if kind == "community":
-        return Community(_card(data))
-    if kind == "act":
-        action = data.get("action")
-        if action not in ACTIONS:
-            raise HandError(f"{data!r}: the action must be one of {', '.join(ACTIONS)}")
-        amount = data.get("amount")
-        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-            raise HandError(f"{data!r}: 'amount' must be a whole number of chips or null")
-        return Act(_seat(data), cast(str, action), amount)
-    if kind == "identify":
-        return Identify(_seat(data), _card(data))
-    if kind == "expose":
-        return Expose(_seat(data), _card(data))
-    if kind == "show":
-        cards = data.get("cards")
-        if not isinstance(cards, list | tuple):
-            raise HandError(f"{data!r}: 'cards' must be a list of cards")
-        return Show(_seat(data), tuple(_card({"card": c}) for c in cards))
-    if kind == "muck":
-        return Muck(_seat(data))
-    if kind == "misdeal":
-        return Misdeal()
-    raise HandError(f"unknown event type {kind!r}: the types are {', '.join(EVENT_TYPES)}")
+        up: Any = data.get("up")
+        event = Deal(seat, card, up)
+    elif kind == "community":
+        event = Community(_card(data))
+    elif kind == "act":
+        action: Any = data.get("action")
+        event = Act(seat, action, data.get("amount"))
+    elif kind == "identify":
+        event = Identify(seat, _card(data))
+    elif kind == "expose":
+        event = Expose(seat, _card(data))
+    elif kind == "show":
+        cards: Any = data.get("cards")
+        if isinstance(cards, list | tuple):
+            cards = tuple(_card({"card": c}) for c in cards)
+        event = Show(seat, cards)
+    elif kind == "muck":
+        event = Muck(seat)
+    elif kind == "misdeal":
+        event = Misdeal()
+    else:
+        raise HandError(f"unknown event type {kind!r}: the types are {', '.join(EVENT_TYPES)}")
+    try:
+        check_fields(event)
+    except HandError as exc:
+        raise exc.with_prefix(f"{data!r}: ") from exc
+    return event

@@ -1,4 +1,5 @@
-"""One hand of stud as a state machine over the dealer's events: verify, can, push, pop.
+"""One hand of stud as a state machine over the dealer's events: verify, can, push, pop. The rules
+it plays are those of docs/rules.md; each names its section there.
 
 The hand is the fold of its events: :meth:`Hand.push` checks an event and applies it (an event that
 does not fit raises a :class:`~engine.hand_errors.HandError` child and changes nothing),
@@ -28,12 +29,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from engine.betting import BettingRound, Opening
 from engine.cards import Card, format_cards
 from engine.evaluate import (
     HandValue,
+    bring_in_order,
     evaluate_exposed,
     evaluate_high,
     evaluate_low,
@@ -50,6 +52,7 @@ from engine.events import (
     Misdeal,
     Muck,
     Show,
+    check_fields,
     event_from_dict,
 )
 from engine.hand_errors import (
@@ -62,156 +65,14 @@ from engine.hand_errors import (
     ShowdownError,
     WrongAmountError,
 )
-from engine.i18n import translate
+from engine.hand_state import CardSlot, HandState, SeatState
 from engine.pots import Pot, build_pots
+from engine.prompt import ActionWord, LegalAction, Prompt, StreetWord, Where, Words
 from engine.settings import GameSettings
-from engine.showdown import HandResult, PotResult, Share, best, settle_pot
+from engine.showdown import HandResult, PotResult, Share, settle
 
-_NUMBER_WORDS = ("zero", "one", "two", "three")
+__all__ = ["CardSlot", "Hand", "HandState", "LegalAction", "Prompt", "SeatState", "replay"]
 
-
-# --------------------------------------------------------------------------- public values
-
-
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """An action the seat to act may take: ``amount`` chips now, ``to`` its round total after."""
-
-    action: str
-    amount: int
-    to: int
-
-    def text(self, lang: str = "en") -> str:
-        """``call 5``, ``raise to 10``, ``fold``."""
-        name = translate(f"play.action.{self.action}", lang)
-        if self.action in ("fold", "check"):
-            return name
-        if self.action in ("raise", "complete"):
-            return translate("play.action.to", lang, action=name, to=self.to)
-        return translate("play.action.for", lang, action=name, amount=self.amount)
-
-
-@dataclass(frozen=True, slots=True)
-class _Words:
-    """Several items read as one phrase: ``call 5, raise to 10 or fold``."""
-
-    items: tuple[Any, ...]
-
-    def text(self, lang: str = "en") -> str:
-        words = [i.text(lang) if hasattr(i, "text") else str(i) for i in self.items]
-        if len(words) <= 1:
-            return "".join(words)
-        return translate("play.list", lang, head=", ".join(words[:-1]), last=words[-1])
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """What the dealer should do next. ``kind``: deal, community, bring_in, act, show, over,
-    misdeal. ``seats``: the seats concerned. ``params``: the details (see docs/engine.md)."""
-
-    kind: str
-    seats: tuple[int, ...]
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def param(self, name: str) -> Any:
-        return dict(self.params).get(name)
-
-    def text(self, lang: str = "en") -> str:
-        """The prompt in words, in ``lang`` (``en``, ``it``)."""
-        text = self._text(lang)
-        return text[:1].upper() + text[1:]
-
-    def _text(self, lang: str) -> str:
-        p = dict(self.params)
-        seat_label = _seat_label(self.seats[0], p.get("name", ""), lang) if self.seats else ""
-        if self.kind == "deal":
-            cards = translate(f"play.cards.d{p['downs']}u{p['ups']}", lang)
-            street = translate(f"play.street.{p['street']}", lang)
-            text = translate(
-                "play.prompt.deal", lang, street=street, cards=cards,
-                seats=", ".join(map(str, self.seats)),
-            )
-            if p.get("runout") == "burns-back":
-                text = translate("play.prompt.burns_back", lang, then=text)
-            return text
-        if self.kind == "community":
-            return translate("play.prompt.community", lang)
-        if self.kind == "bring_in":
-            key = "play.prompt.bring_in_open" if p.get("optional") else "play.prompt.bring_in"
-            if p.get("complete") is None:
-                key += "_only"
-            return translate(
-                key, lang, seat=seat_label, amount=p["bring_in"], complete=p.get("complete")
-            )
-        if self.kind == "act":
-            return translate("play.prompt.act", lang, seat=seat_label)
-        if self.kind == "show":
-            key = "play.prompt.show_first" if p.get("first") else "play.prompt.show"
-            if p.get("must_show"):
-                key = "play.prompt.must_show"
-            return translate(key, lang, seat=seat_label)
-        return translate(f"play.prompt.{self.kind}", lang)
-
-
-def _seat_label(seat: int, name: str, lang: str) -> str:
-    if name:
-        return translate("play.seat_named", lang, seat=seat, name=name)
-    return translate("play.seat", lang, seat=seat)
-
-
-@dataclass(frozen=True, slots=True)
-class CardSlot:
-    """One card in front of a seat: the card (None: unknown), dealt up, and public (up, exposed
-    by accident or shown)."""
-
-    card: Card | None
-    up: bool
-    exposed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    number: int
-    name: str
-    stack: int
-    bet: int
-    committed: int
-    folded: bool
-    all_in: bool
-    cards: tuple[CardSlot, ...]
-    shown: bool
-    mucked: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """A full-information snapshot of the hand (see docs/engine.md); compare with ``==``."""
-
-    variant: str
-    phase: str
-    street: int
-    street_name: str
-    seats: tuple[SeatState, ...]
-    community: tuple[Card, ...]
-    pots: tuple[Pot, ...]
-    total_pot: int
-    to_act: int | None
-    last_action: Act | None
-    finished: bool
-    result: HandResult | None
-    deck_left: int
-    burns: int
-    runout: str | None
-    first_to_show: int | None
-
-    def seat(self, number: int) -> SeatState:
-        for s in self.seats:
-            if s.number == number:
-                return s
-        raise KeyError(number)
-
-
-# --------------------------------------------------------------------------- internals
 
 
 class _Seat:
@@ -250,10 +111,6 @@ class _Seat:
         return [c for c, up in zip(self.cards, self.ups, strict=True) if up and c is not None]
 
 
-def _low_rank_key(card: Card) -> tuple[int, int]:
-    return (1 if card.rank == 14 else card.rank, card.suit_order)
-
-
 class Hand:
     """One hand: see the module docstring and docs/engine.md."""
 
@@ -278,6 +135,8 @@ class Hand:
         self._check(event)
 
     def can(self, event: Event) -> bool:
+        """Whether ``event`` fits now: False wherever :meth:`verify` raises, a field of the wrong
+        kind included."""
         try:
             self._check(event)
         except HandError:
@@ -353,7 +212,7 @@ class Hand:
 
     @property
     def to_act(self) -> int | None:
-        return self._to_act if self._phase == "betting" else None
+        return self._round.to_act if self._phase == "betting" else None
 
     @property
     def phase(self) -> str:
@@ -443,7 +302,7 @@ class Hand:
     @property
     def current_bet(self) -> int:
         """The highest bet of this betting round."""
-        return self._cur if self._phase == "betting" else 0
+        return self._round.current if self._phase == "betting" else 0
 
     def needs(self, seat: int) -> tuple[int, int]:
         """(down cards, up cards) ``seat`` still needs on the street being dealt."""
@@ -464,9 +323,9 @@ class Hand:
         return self._must_show(seat)
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
-        if self._phase != "betting" or self._to_act is None:
+        if self._phase != "betting" or self._round.to_act is None:
             return ()
-        return tuple(self._options(self._to_act))
+        return tuple(self._options(self._round.to_act))
 
     def prompt(self) -> Prompt:
         seat_name = {n: s.name for n, s in self._seats.items()}
@@ -483,14 +342,19 @@ class Hand:
                     ("downs", street.downs),
                     ("ups", street.ups),
                     ("runout", self._runout),
+                    ("burns_back", self._burns_back),
                 ),
             )
         if self._phase == "community":
-            return Prompt("community", (), (("runout", "community"),))
+            return Prompt(
+                "community",
+                (),
+                (("runout", "community"), ("burns_back", self._burns_back), ("burn", self._burn)),
+            )
         if self._phase == "betting":
-            seat = self._to_act
+            seat = self._round.to_act
             assert seat is not None
-            if self._mode is not None:
+            if self._round.opening is not None:
                 options = {o.action: o for o in self._options(seat)}
                 complete = options.get("complete")
                 return Prompt(
@@ -500,7 +364,8 @@ class Hand:
                         ("name", seat_name[seat]),
                         ("bring_in", options["bring_in"].to),
                         ("complete", None if complete is None else complete.to),
-                        ("optional", self._mode == "open"),
+                        ("optional", self._round.opening == "open"),
+                        ("all_in", options["bring_in"].amount == self._seats[seat].stack),
                     ),
                 )
             return Prompt("act", (seat,), (("name", seat_name[seat]),))
@@ -536,6 +401,8 @@ class Hand:
         self._deck_left = 52
         self._burned = 0
         self._runout: str | None = None
+        self._burns_back = 0
+        self._burn = False
         self._street = 0
         self._phase = "deal"
         self._need: dict[int, list[int]] = {}
@@ -548,19 +415,13 @@ class Hand:
         self._shown_any = False
         self._mucks: list[int] = []
         self._show_order: tuple[int, ...] = ()
-        self._round_first: int | None = None
-        self._round_betting = False
-        self._aggressor: int | None = None
-        self._to_act: int | None = None
-        self._mode: str | None = None
-        self._cur = 0
-        self._full = 0
-        self._step = 0
-        self._raises = 0
-        self._acted: set[int] = set()
-        self._uncapped = False
-        self._open_pair = False
+        self._round = BettingRound()
         self._start_street(0)
+
+    @property
+    def _last_round(self) -> bool:
+        """Whether the round being dealt or bet is the last one (docs/rules.md §6)."""
+        return self._street == self.variant.last_street
 
     def _live(self) -> list[int]:
         return [n for n in self._order if not self._seats[n].folded]
@@ -573,15 +434,23 @@ class Hand:
         street = self.variant.streets[index]
         live = self._live()
         self._runout = None
+        self._burns_back = 0
+        self._burn = False
         if index > 0:
-            burn = 1 if self.settings.house.burns else 0
-            needed = len(live) * street.cards + burn
+            # docs/rules.md §5: the dealer needs one card per player still in, plus the burn; a
+            # short deck takes the burns back, and if still short turns one community card
+            burns = self.settings.house.burns
+            needed = len(live) * street.cards + (1 if burns else 0)
             if self._deck_left < needed:
+                self._burns_back = self._burned
                 self._deck_left += self._burned
                 self._burned = 0
                 self._runout = "burns-back" if self._deck_left >= needed else "community"
-            self._deck_left -= burn
-            self._burned += burn
+            # the burn before a community card only when a card is left to turn after it
+            self._burn = burns and (self._runout != "community" or self._deck_left >= 2)
+            if self._burn:
+                self._deck_left -= 1
+                self._burned += 1
         if self._runout == "community":
             self._phase = "community"
             self._need = {}
@@ -592,6 +461,7 @@ class Hand:
     # ------------------------------------------------------------------ checking events
 
     def _check(self, event: Event) -> Event:
+        check_fields(event)
         if self._phase == "over":
             raise HandOverError("play.error.over")
         if isinstance(event, Act):
@@ -608,8 +478,6 @@ class Hand:
             return self._check_show(event)
         elif isinstance(event, Muck):
             self._check_muck(event)
-        elif not isinstance(event, Misdeal):
-            raise HandError(f"{event!r} is not an event of a hand")
         return event
 
     def _seat(self, number: int) -> _Seat:
@@ -621,11 +489,9 @@ class Hand:
         return seat
 
     def _check_new_card(self, card: Card) -> None:
-        if not isinstance(card, Card):
-            raise DealError(f"{card!r} is not a card")
         holder = self._used.get(card)
         if holder is not None:
-            raise DuplicateCardError("play.error.duplicate", card=str(card), where=_Where(holder))
+            raise DuplicateCardError("play.error.duplicate", card=str(card), where=Where(holder))
 
     def _check_deal(self, event: Deal) -> None:
         if self._phase != "deal":
@@ -643,7 +509,7 @@ class Hand:
             raise DealError(
                 "play.error.no_need_up" if event.up else "play.error.no_need_down",
                 seat=event.seat,
-                street=_Street(self.variant.street_name(self._street)),
+                street=StreetWord(self.variant.street_name(self._street)),
                 now=self.prompt(),
             )
 
@@ -660,60 +526,33 @@ class Hand:
 
     def _options(self, number: int) -> list[LegalAction]:
         seat = self._seats[number]
-        bet, stack, cur = seat.bet, seat.stack, self._cur
-        opts: list[LegalAction] = []
-        if self._mode is not None:
-            if self._mode == "open":
-                opts.append(LegalAction("fold", 0, bet))
-            bring = min(self.settings.bring_in, stack)
-            opts.append(LegalAction("bring_in", bring, bet + bring))
-            if stack > self.settings.bring_in and self.settings.bring_in < self._step:
-                amount = min(self._step - bet, stack)
-                opts.append(LegalAction("complete", amount, bet + amount))
-            return opts
-        to_call = cur - bet
-        if to_call > 0:
-            opts.append(LegalAction("call", min(to_call, stack), bet + min(to_call, stack)))
-        else:
-            opts.append(LegalAction("check", 0, bet))
-        if (
-            stack > to_call
-            and number not in self._acted
-            and (self._uncapped or self._raises < 1 + self.settings.house.max_raises)
-        ):
-            name = "bet" if cur == 0 else ("complete" if self._full == 0 else "raise")
-            steps = [self._step]
-            if self._open_pair and self._step < self.settings.big_bet:
-                steps.append(self.settings.big_bet)
-            for step in steps:
-                amount = min(self._full + step - bet, stack)
-                if opts[-1].action != name or opts[-1].amount != amount:  # an all-in is one
-                    opts.append(LegalAction(name, amount, bet + amount))
-        if to_call > 0:
-            opts.append(LegalAction("fold", 0, bet))
-        return opts
+        return self._round.options(
+            number, seat.bet, seat.stack, self.settings, len(self._bettable())
+        )
 
     def _check_act(self, event: Act) -> Act:
         if self._phase != "betting":
             raise OutOfTurnError("play.error.not_betting", now=self.prompt())
-        if event.seat != self._to_act:
+        if event.seat != self._round.to_act:
             self._seat(event.seat)
-            raise OutOfTurnError("play.error.out_of_turn", seat=event.seat, to_act=self._to_act)
+            raise OutOfTurnError(
+                "play.error.out_of_turn", seat=event.seat, to_act=self._round.to_act
+            )
         options = self._options(event.seat)
-        allowed = _Words(tuple(options))
+        allowed = Words(tuple(options))
         matching = [o for o in options if o.action == event.action]
         if not matching:
             raise IllegalActionError(
                 "play.error.illegal",
                 seat=event.seat,
-                action=_Action(event.action),
+                action=ActionWord(event.action),
                 allowed=allowed,
             )
         if event.amount is None:
             if len(matching) > 1:
                 raise WrongAmountError(
-                    "play.error.amount_needed", action=_Action(event.action),
-                    allowed=_Words(tuple(matching)),
+                    "play.error.amount_needed", action=ActionWord(event.action),
+                    allowed=Words(tuple(matching)),
                 )
             return Act(event.seat, event.action, matching[0].amount)
         for option in matching:
@@ -722,14 +561,15 @@ class Hand:
         raise WrongAmountError(
             "play.error.amount",
             seat=event.seat,
-            action=_Action(event.action),
+            action=ActionWord(event.action),
             amount=event.amount,
-            allowed=_Words(tuple(matching)),
+            allowed=Words(tuple(matching)),
         )
 
     def _must_show(self, number: int) -> bool:
+        """docs/rules.md §6: a player all in before the last round must show."""
         seat = self._seats[number]
-        return seat.all_in and seat.all_in_street < len(self.variant.streets) - 1
+        return seat.all_in and seat.all_in_street < self.variant.last_street
 
     def _check_show(self, event: Show) -> Show:
         if self._phase != "showdown":
@@ -759,7 +599,7 @@ class Hand:
         for card in cards:
             if card not in downs_known:
                 self._check_new_card(card)
-        return event
+        return Show(event.seat, tuple(event.cards))
 
     def _check_muck(self, event: Muck) -> None:
         if self._phase != "showdown":
@@ -842,23 +682,22 @@ class Hand:
             pots=(), returned=tuple(returned), payouts=tuple(returned), misdeal=True
         )
         self._phase = "over"
-        self._to_act = None
+        self._round.to_act = None
 
     # ------------------------------------------------------------------ betting
 
-    def _first_round_opener(self) -> tuple[int, str | None]:
-        """The seat that opens the first round and the mode: forced, open (bring-in all in)."""
+    def _first_round_opener(self) -> tuple[int, Opening | None]:
+        """The seat that opens the first round and how (docs/rules.md §3): ``forced`` (the
+        bring-in), ``open`` (the card that brings in is all in with the ante: the next player
+        clockwise may fold, bring in or complete) or None (no bring-in: the opener may check)."""
         forced = self.settings.has_bring_in
-        # with a bring-in the low card is found among everyone (W 217: if it is all in, the next
-        # player clockwise acts); without one, the best card among those who can bet opens
+        # with a bring-in the card that brings in is found among everyone still in; without one,
+        # the best card among those who can bet opens
         live = self._live() if forced else self._bettable()
-        ups = {n: self._seats[n].upcards()[0] for n in live}
-        if self.variant.opener == "high-card-razz":
-            chosen = max(live, key=lambda n: _low_rank_key(ups[n]))
-        elif self.variant.opener == "high-card" and not self.settings.house.bring_in:
-            chosen = max(live, key=lambda n: ups[n].index)
-        else:
-            chosen = min(live, key=lambda n: ups[n].index)
+        game, plays = self.variant.id, self.settings.plays_bring_in
+        chosen = max(
+            live, key=lambda n: bring_in_order(self._seats[n].upcards()[0], game, bring_in=plays)
+        )
         if not self._seats[chosen].all_in:
             return chosen, ("forced" if forced else None)
         nxt = self._next_bettable(chosen)
@@ -875,7 +714,9 @@ class Hand:
         return None
 
     def _best_exposed(self, seats: Sequence[int]) -> int:
-        last = self._street == len(self.variant.streets) - 1
+        """docs/rules.md §3: the best exposed hand among ``seats`` (up cards only), ties to the
+        seat nearest the dealer."""
+        last = self._last_round
         best_seat = seats[0]
         best_value: HandValue | None = None
         cache = self._exposed
@@ -890,40 +731,32 @@ class Hand:
         return best_seat
 
     def _start_round(self) -> None:
+        """A betting round: none when at most one player can bet (docs/rules.md §4); the first
+        round opened as §3 says, later rounds by the best exposed hand (§3)."""
         self._phase = "betting"
         street = self.variant.streets[self._street]
         bettable = self._bettable()
-        self._step = self.settings.big_bet if street.big_bet else self.settings.small_bet
-        self._cur = 0
-        self._full = 0
-        self._raises = 0
-        self._acted = set()
-        self._aggressor = None
-        self._mode = None
-        self._uncapped = self.settings.house.heads_up_uncapped and len(bettable) == 2
-        self._open_pair = False
-        if self._street == 1 and self.settings.house.open_pair_double:
+        step = self.settings.big_bet if street.big_bet else self.settings.small_bet
+        self._round = BettingRound(step=step)
+        self._round.count_callers(len(bettable), self.settings)
+        if self._street == self.variant.open_pair_street and self.settings.house.open_pair_double:
             for n in self._live():
                 ranks = [c.rank for c in self._seats[n].upcards()]
                 if len(set(ranks)) < len(ranks):
-                    self._open_pair = True
+                    self._round.open_pair = True
         if len(bettable) < 2:
-            self._round_betting = False
-            self._round_first = None
             self._end_round()
             return
-        self._round_betting = True
         if self._street == 0:
-            first, self._mode = self._first_round_opener()
+            first, self._round.opening = self._first_round_opener()
         else:
             first = self._best_exposed(bettable)
-        self._round_first = first
-        self._to_act = first
+        self._round.first = first
+        self._round.to_act = first
 
     def _apply_act(self, event: Act) -> None:
         seat = self._seats[event.seat]
         amount = event.amount or 0
-        action = event.action
         self._last_action = event
         seat.stack -= amount
         seat.bet += amount
@@ -931,62 +764,34 @@ class Hand:
         if seat.stack == 0 and not seat.all_in:
             seat.all_in = True
             seat.all_in_street = self._street
-        if action == "fold":
+        if event.action == "fold":
             seat.folded = True
             live = self._live()
             if len(live) == 1:
                 self._finish_fold(live[0])
                 return
-        elif action in ("check", "call"):
-            self._acted.add(event.seat)
-        elif action == "bring_in":
-            self._mode = None
-            self._acted = {event.seat}
-            self._cur = max(self._cur, seat.bet)
-            if seat.bet >= self._step:
-                # a bring-in of a whole small bet is the round's bet: raises go on from it
-                self._full = seat.bet
-                self._raises = 1
-        else:
-            self._mode = None
-            increment = seat.bet - self._full
-            if increment >= self._step or (seat.all_in and 2 * increment >= self._step):
-                self._raises += 1
-                self._full = seat.bet
-                self._acted = {event.seat}
-                if self._open_pair and increment >= self.settings.big_bet:
-                    self._step = self.settings.big_bet
-            else:
-                self._acted.add(event.seat)
-            self._cur = max(self._cur, seat.bet)
-            self._aggressor = event.seat
-        self._advance(event.seat)
+        callers = len(self._bettable())
+        self._round.record(event.seat, event.action, seat.bet, seat.all_in, self.settings, callers)
+        self._advance(event.seat, callers)
 
-    def _pending(self, number: int, bettable: int) -> bool:
-        seat = self._seats[number]
-        if seat.folded or seat.all_in:
-            return False
-        if self._mode == "open":
-            return number not in self._acted and not seat.folded
-        return seat.bet < self._cur or (number not in self._acted and bettable >= 2)
-
-    def _advance(self, after: int) -> None:
-        bettable = len(self._bettable())
+    def _advance(self, after: int, callers: int) -> None:
         n = len(self._order)
         start = self._pos[after]
         for k in range(1, n + 1):
-            cand = self._order[(start + k) % n]
-            if self._pending(cand, bettable):
-                self._to_act = cand
+            cand = self._seats[self._order[(start + k) % n]]
+            if cand.folded or cand.all_in:
+                continue
+            if self._round.pending(cand.number, cand.bet, callers):
+                self._round.to_act = cand.number
                 return
         self._end_round()
 
     def _end_round(self) -> None:
-        self._to_act = None
-        self._mode = None
+        self._round.to_act = None
+        self._round.opening = None
         for seat in self._seats.values():
             seat.bet = 0
-        if self._street == len(self.variant.streets) - 1:
+        if self._last_round:
             self._start_showdown()
         else:
             self._start_street(self._street + 1)
@@ -994,12 +799,15 @@ class Hand:
     # ------------------------------------------------------------------ the end of the hand
 
     def _start_showdown(self) -> None:
+        """docs/rules.md §6: the last to bet or raise on the last round shows first, else the
+        first to act on it, else (no betting) the best exposed hand; then clockwise. §4: an
+        uncalled bet goes back first."""
         self._phase = "showdown"
         live = self._live()
-        if self._aggressor is not None:
-            first = self._aggressor
-        elif self._round_betting and self._round_first is not None:
-            first = self._round_first
+        if self._round.aggressor is not None:
+            first = self._round.aggressor
+        elif self._round.first is not None:
+            first = self._round.first
         else:
             first = self._best_exposed(live)
         self._first_show = first
@@ -1059,38 +867,26 @@ class Hand:
                     if low is not None:
                         lows[number] = low
 
-        def high_winners(seats: Sequence[int]) -> tuple[list[int], dict[int, HandValue]]:
-            if len(seats) == 1:
-                return list(seats), {s: values[s] for s in seats if s in values}
-            return best(seats, values), values
-
-        def low_winners(seats: Sequence[int]) -> tuple[list[int], dict[int, HandValue]]:
-            qualified = [s for s in seats if s in lows]
-            if not qualified:
-                return [], lows
-            return best(qualified, lows), lows
-
-        results: list[PotResult] = []
-        for index, pot in enumerate(self._final_pots):
-            contenders = [s for s in pot.eligible if not self._seats[s].mucked]
-            if not contenders:
-                contenders = [[s for s in self._mucks if s in pot.eligible][-1]]
-            results.append(
-                settle_pot(
-                    index,
-                    pot,
-                    high_winners,
-                    low_winners if showdown == "hilo" else None,
-                    contenders,
-                    self.settings.house.odd_chip,
-                    self._order,
-                    self.settings.chip_unit,
-                    lowball=showdown == "low",
-                )
-            )
-        self._finish(tuple(results), self._returned, showdown=True, paid_back=True)
+        contenders = []
+        for pot in self._final_pots:
+            alive = [s for s in pot.eligible if not self._seats[s].mucked]
+            # a pot whose every hand was mucked goes to the last to muck (docs/rules.md §6)
+            contenders.append(alive or [[s for s in self._mucks if s in pot.eligible][-1]])
+        results = settle(
+            self._final_pots,
+            contenders,
+            values,
+            lows if showdown == "hilo" else None,
+            rule=self.settings.house.odd_chip,
+            clockwise=self._order,
+            unit=self.settings.chip_unit,
+            lowball=showdown == "low",
+            shared=tuple(self._community),
+        )
+        self._finish(results, self._returned, showdown=True, paid_back=True)
 
     def _finish_fold(self, winner: int) -> None:
+        """docs/rules.md §4: the last player left wins every pot it can, without a showdown."""
         committed = {n: s.committed for n, s in self._seats.items()}
         pots, returned = build_pots(committed, {winner})
         self._final_pots = pots
@@ -1132,36 +928,8 @@ class Hand:
             showdown=showdown,
         )
         self._phase = "over"
-        self._to_act = None
+        self._round.to_act = None
         self._next_show = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Street:
-    name: str
-
-    def text(self, lang: str = "en") -> str:
-        return translate(f"play.street.{self.name}", lang)
-
-
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """Where a card is: a seat, or the middle (0)."""
-
-    seat: int
-
-    def text(self, lang: str = "en") -> str:
-        if self.seat == 0:
-            return translate("play.community", lang)
-        return translate("play.seat", lang, seat=self.seat)
-
-
-@dataclass(frozen=True, slots=True)
-class _Action:
-    name: str
-
-    def text(self, lang: str = "en") -> str:
-        return translate(f"play.action.{self.name}", lang)
 
 
 def replay(settings: GameSettings, events: Iterable[Event]) -> Hand:

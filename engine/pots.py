@@ -1,4 +1,5 @@
-"""Pots from the chips each seat committed: main pot first, then side pots, with eligibility.
+"""Pots from the chips each seat committed: main pot first, then side pots, with eligibility
+(docs/rules.md §4).
 
 >>> build_pots({1: 10, 2: 30, 3: 30}, live={1, 2, 3})
 ((Pot(amount=30, eligible=(1, 2, 3)), Pot(amount=40, eligible=(2, 3))), ())

@@ -19,43 +19,65 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from engine.hand_errors import SettingsError
+from engine.i18n import translate
 from engine.variants import VARIANTS, Variant
 
 OddChipRule = Literal["nearest-dealer", "high-card-suit"]
 ODD_CHIP_RULES: tuple[str, ...] = ("nearest-dealer", "high-card-suit")
 
 
-def _int(name: str, value: object) -> int:
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """A setting named in words (``the small bet``) in an error message."""
+
+    name: str
+    seat: int = 0
+
+    def text(self, lang: str = "en") -> str:
+        return translate(f"settings.field.{self.name}", lang, seat=self.seat)
+
+
+def _int(field: _Field, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SettingsError(f"{name} must be a whole number of chips, not {value!r}")
+        raise SettingsError("settings.error.number", field=field, value=repr(value))
     return value
 
 
 def _bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise SettingsError(f"{name} must be true or false, not {value!r}")
+        raise SettingsError("settings.error.flag", field=name, value=repr(value))
     return value
 
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """The rules a table may play differently; defaults are those of RULES.md."""
+    """The rules a table may play differently, each with its default: docs/rules.md §8."""
 
     max_raises: int = 3
+    """Raises allowed after the bet in a round; 0 allows the bet only (§1)."""
     heads_up_uncapped: bool = True
+    """No cap once at most two players who can bet are left before the cap is reached (§1)."""
     open_pair_double: bool = False
+    """A pair showing on the second round allows the big bet; seven-card and five-card stud
+    (§3)."""
     bring_in: bool = False
+    """Sökö with a bring-in by the lowest upcard, as the other games (§3)."""
     odd_chip: OddChipRule = "nearest-dealer"
+    """Who gets an odd chip of a tie: ``nearest-dealer`` or ``high-card-suit`` (§6)."""
     burns: bool = True
+    """A burn before each street after the first (§1, §5)."""
 
     def __post_init__(self) -> None:
-        if _int("max_raises", self.max_raises) < 0:
-            raise SettingsError(f"max_raises must be 0 or more, not {self.max_raises}")
+        if _int(_Field("max_raises"), self.max_raises) < 0:
+            raise SettingsError(
+                "settings.error.negative", field=_Field("max_raises"), value=self.max_raises
+            )
         for name in ("heads_up_uncapped", "open_pair_double", "bring_in", "burns"):
             _bool(name, getattr(self, name))
         if self.odd_chip not in ODD_CHIP_RULES:
             raise SettingsError(
-                f"odd_chip {self.odd_chip!r} is not a rule: use {' or '.join(ODD_CHIP_RULES)}"
+                "settings.error.odd_chip", value=repr(self.odd_chip),
+                allowed=" or ".join(ODD_CHIP_RULES),
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,13 +93,13 @@ class HouseRules:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> HouseRules:
         if not isinstance(data, dict):
-            raise SettingsError(f"house rules must be an object, not {data!r}")
+            raise SettingsError("settings.error.house_object", value=repr(data))
         known = set(HouseRules.__dataclass_fields__)
         unknown = set(data) - known
         if unknown:
             raise SettingsError(
-                f"unknown house rule {sorted(unknown)[0]!r}: "
-                f"the rules are {', '.join(sorted(known))}"
+                "settings.error.house_rule", value=repr(sorted(unknown)[0]),
+                allowed=", ".join(sorted(known)),
             )
         return HouseRules(**data)
 
@@ -91,14 +113,12 @@ class SeatConfig:
     stack: int
 
     def __post_init__(self) -> None:
-        if _int("seat number", self.number) < 1:
-            raise SettingsError(f"seat numbers start at 1, not {self.number}")
+        if _int(_Field("seat_number"), self.number) < 1:
+            raise SettingsError("settings.error.seat_number", value=self.number)
         if not isinstance(self.name, str):
-            raise SettingsError(f"seat {self.number}: the name must be text, not {self.name!r}")
-        if _int(f"seat {self.number} stack", self.stack) <= 0:
-            raise SettingsError(
-                f"seat {self.number} has a stack of {self.stack}: a player needs chips"
-            )
+            raise SettingsError("settings.error.seat_name", seat=self.number, value=repr(self.name))
+        if _int(_Field("stack", self.number), self.stack) <= 0:
+            raise SettingsError("settings.error.stack", seat=self.number, stack=self.stack)
 
     def to_dict(self) -> dict[str, Any]:
         return {"number": self.number, "name": self.name, "stack": self.stack}
@@ -108,7 +128,7 @@ class SeatConfig:
         try:
             return SeatConfig(int(data["number"]), str(data.get("name", "")), data["stack"])
         except (KeyError, TypeError) as exc:
-            raise SettingsError(f"a seat needs a number and a stack, not {data!r}") from exc
+            raise SettingsError("settings.error.seat", value=repr(data)) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,63 +149,61 @@ class GameSettings:
         variant = VARIANTS.get(self.variant)
         if variant is None:
             raise SettingsError(
-                f"unknown variant {self.variant!r}: the variants are {', '.join(VARIANTS)}"
+                "settings.error.variant", value=repr(self.variant), allowed=", ".join(VARIANTS)
             )
         for seat in self.seats:
             if not isinstance(seat, SeatConfig):
-                raise SettingsError(f"a seat must be a SeatConfig, not {seat!r}")
+                raise SettingsError("settings.error.seat_config", value=repr(seat))
         # seats are kept in seat-number order, so that equal tables compare equal
         object.__setattr__(self, "seats", tuple(sorted(self.seats, key=lambda s: s.number)))
-        unit = _int("chip_unit", self.chip_unit)
+        unit = _int(_Field("chip_unit"), self.chip_unit)
         if unit < 1:
-            raise SettingsError(f"chip_unit must be 1 or more, not {unit}")
+            raise SettingsError("settings.error.chip_unit", value=unit)
         for name in ("ante", "bring_in", "small_bet", "big_bet"):
-            value = _int(name, getattr(self, name))
+            value = _int(_Field(name), getattr(self, name))
             if value < 0:
-                raise SettingsError(f"{name} must be 0 or more, not {value}")
+                raise SettingsError("settings.error.negative", field=_Field(name), value=value)
             if value % unit:
                 raise SettingsError(
-                    f"{name} {value} is not a multiple of the chip unit {unit}"
+                    "settings.error.unit", field=_Field(name), value=value, unit=unit
                 )
         if self.small_bet <= 0:
-            raise SettingsError(f"the small bet must be more than 0, not {self.small_bet}")
+            raise SettingsError("settings.error.small_bet", value=self.small_bet)
         if self.big_bet < self.small_bet:
             raise SettingsError(
-                f"the big bet ({self.big_bet}) must be at least the small bet ({self.small_bet})"
+                "settings.error.big_bet", big_bet=self.big_bet, small_bet=self.small_bet
             )
         if self.bring_in > self.small_bet:
             raise SettingsError(
-                f"the bring-in ({self.bring_in}) must not be larger than the small bet "
-                f"({self.small_bet})"
+                "settings.error.bring_in", bring_in=self.bring_in, small_bet=self.small_bet
             )
         if not isinstance(self.house, HouseRules):
-            raise SettingsError(f"house rules must be HouseRules, not {self.house!r}")
-        if variant.id == "soko" and self.house.bring_in and self.bring_in == 0:
-            raise SettingsError("Sökö with the bring-in house rule needs a bring-in above 0")
-        if self.house.open_pair_double and not variant.open_pair_allowed:
+            raise SettingsError("settings.error.house_type", value=repr(self.house))
+        if not variant.bring_in and self.house.bring_in and self.bring_in == 0:
+            raise SettingsError("settings.error.bring_in_rule", variant=variant.id)
+        if self.house.open_pair_double and variant.open_pair_street is None:
+            played = [v.id for v in VARIANTS.values() if v.open_pair_street is not None]
             raise SettingsError(
-                f"the open-pair rule is played only in seven-card and five-card stud, "
-                f"not in {variant.id}"
+                "settings.error.open_pair", allowed=" and ".join(played), variant=variant.id
             )
         n = len(self.seats)
         if not variant.min_players <= n <= variant.max_players:
             raise SettingsError(
-                f"{variant.id} is played by {variant.min_players} to {variant.max_players} "
-                f"players, not {n}"
+                "settings.error.players", variant=variant.id, least=variant.min_players,
+                most=variant.max_players, count=n,
             )
         numbers = [s.number for s in self.seats]
         for seat in self.seats:
             if numbers.count(seat.number) > 1:
-                raise SettingsError(f"seat {seat.number} appears twice: seat numbers must differ")
+                raise SettingsError("settings.error.seat_twice", seat=seat.number)
             if seat.stack % unit:
                 raise SettingsError(
-                    f"seat {seat.number}'s stack {seat.stack} is not a multiple of "
-                    f"the chip unit {unit}"
+                    "settings.error.stack_unit", seat=seat.number, stack=seat.stack, unit=unit
                 )
-        if _int("dealer", self.dealer) != 0 and self.dealer not in numbers:
+        if _int(_Field("dealer"), self.dealer) != 0 and self.dealer not in numbers:
             raise SettingsError(
-                f"the dealer position {self.dealer} is not a seat: use 0 (a non-playing dealer) "
-                f"or one of seats {', '.join(map(str, sorted(numbers)))}"
+                "settings.error.dealer", dealer=self.dealer,
+                seats=", ".join(map(str, sorted(numbers))),
             )
 
     @property
@@ -193,11 +211,17 @@ class GameSettings:
         return VARIANTS[self.variant]
 
     @property
+    def plays_bring_in(self) -> bool:
+        """Whether the card that brings in opens the first round (docs/rules.md §3): in every
+        game played with a bring-in, and in Sökö with the house rule ``bring_in``. Otherwise the
+        highest upcard opens."""
+        return self.variant_info.bring_in or self.house.bring_in
+
+    @property
     def has_bring_in(self) -> bool:
-        """Whether the first round starts with a forced bring-in."""
-        if self.variant == "soko":
-            return self.house.bring_in
-        return self.bring_in > 0
+        """Whether the first round starts with a forced bring-in: the game plays one and it is
+        above 0 (a bring-in of 0 lets the card that would bring in open and check)."""
+        return self.plays_bring_in and self.bring_in > 0
 
     def clockwise(self) -> tuple[int, ...]:
         """Seat numbers clockwise from the dealer's left; a playing dealer's own seat comes last."""
@@ -221,11 +245,11 @@ class GameSettings:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameSettings:
         if not isinstance(data, dict):
-            raise SettingsError(f"settings must be an object, not {data!r}")
+            raise SettingsError("settings.error.object", value=repr(data))
         try:
             seats = data["seats"]
             if not isinstance(seats, list | tuple):
-                raise SettingsError(f"seats must be a list, not {seats!r}")
+                raise SettingsError("settings.error.seats", value=repr(seats))
             return GameSettings(
                 variant=data["variant"],
                 ante=data["ante"],
@@ -238,6 +262,6 @@ class GameSettings:
                 seats=tuple(SeatConfig.from_dict(s) for s in seats),
             )
         except KeyError as exc:
-            raise SettingsError(f"settings lack {exc.args[0]!r}") from exc
+            raise SettingsError("settings.error.lacks", value=repr(exc.args[0])) from exc
         except TypeError as exc:
-            raise SettingsError(f"settings cannot be read: {exc}") from exc
+            raise SettingsError("settings.error.unreadable", reason=str(exc)) from exc

@@ -1,11 +1,12 @@
-"""How each pot is pushed: winners, hi/lo halves, ties in whole chips and the odd chips' reasons.
+"""How each pot is pushed: winners, hi/lo halves, ties in whole chips and the odd chips' reasons
+(docs/rules.md §6).
 
-The hand calls :func:`settle` once the showdown (or the fold to one player) is over.
+The hand calls :func:`settle` once the showdown is over.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,8 +121,13 @@ class HandResult:
         }
 
 
-def _low_key(card: Card) -> tuple[int, int]:
-    return (1 if card.rank == 14 else card.rank, card.suit_order)
+def _deciding_card(hand: HandValue, low: bool, shared: Collection[Card]) -> Card | None:
+    """The card that decides an odd chip by suit: the highest of the player's own cards among the
+    five that play (the lowest, for a low). A community card is everyone's and decides nothing."""
+    own = [c for c in hand.cards if c not in shared]
+    if not own:
+        return None
+    return min(own, key=lambda c: c.low_index) if low else max(own)
 
 
 def rule_order(
@@ -130,18 +136,24 @@ def rule_order(
     low: bool,
     rule: str,
     clockwise: Sequence[int],
+    shared: Collection[Card] = (),
 ) -> list[tuple[int, Card | None]]:
-    """Tied winners in the order they receive odd chips, each with the card that decided."""
-    if rule == "high-card-suit" and all(s in hands for s in seats):
-        if low:
-            keyed = [(min(hands[s].cards, key=_low_key), s) for s in seats]
-            keyed.sort(key=lambda t: _low_key(t[0]))
-        else:
-            keyed = [(max(hands[s].cards), s) for s in seats]
-            keyed.sort(key=lambda t: t[0], reverse=True)
-        return [(s, c) for c, s in keyed]
+    """Tied winners in the order they receive odd chips, each with the card that decided (None:
+    the seat nearest the dealer took it). docs/rules.md §6: by ``high-card-suit`` the highest card
+    by suit among each winner's own playing cards (``shared`` are the community cards), then
+    nearest the dealer; by ``nearest-dealer`` clockwise from the dealer."""
     position = {s: i for i, s in enumerate(clockwise)}
-    return [(s, None) for s in sorted(seats, key=position.__getitem__)]
+    if rule != "high-card-suit" or not all(s in hands for s in seats):
+        return [(s, None) for s in sorted(seats, key=position.__getitem__)]
+    deciding = {s: _deciding_card(hands[s], low, shared) for s in seats}
+
+    def key(seat: int) -> tuple[int, int, int]:
+        card = deciding[seat]
+        if card is None:
+            return (1, 0, position[seat])
+        return (0, card.low_index if low else -card.index, position[seat])
+
+    return [(s, deciding[s]) for s in sorted(seats, key=key)]
 
 
 def split(
@@ -153,22 +165,22 @@ def split(
     clockwise: Sequence[int],
     unit: int,
     low: bool = False,
+    shared: Collection[Card] = (),
 ) -> tuple[list[Share], list[OddChip]]:
     """Split ``amount`` among tied ``winners`` in whole chip units; odd units one each by rule.
 
     ``half`` is ``high``, ``low`` or ``pot`` (the whole pot); ``low`` says the hands are lows, so
-    that the high-card-suit rule looks for the lowest card.
+    that the high-card-suit rule looks for the lowest card; ``shared`` are the community cards.
     """
     units = amount // unit
     base, odd = divmod(units, len(winners))
-    ordered = rule_order(winners, hands, low, rule, clockwise)
+    ordered = rule_order(winners, hands, low, rule, clockwise, shared)
     extra = {s: 0 for s in winners}
     chips: list[OddChip] = []
-    if odd:
-        used_rule = rule if all(s in hands for s in winners) else "nearest-dealer"
-        for seat, card in ordered[:odd]:
-            extra[seat] = unit
-            chips.append(OddChip(seat, unit, half, used_rule, card))
+    for seat, card in ordered[:odd]:
+        extra[seat] = unit
+        decided_by = rule if card is not None else "nearest-dealer"
+        chips.append(OddChip(seat, unit, half, decided_by, card))
     shares = [Share(s, base * unit + extra[s], hands.get(s)) for s, _ in ordered]
     return shares, chips
 
@@ -189,11 +201,13 @@ def settle_pot(
     clockwise: Sequence[int],
     unit: int,
     lowball: bool = False,
+    shared: Collection[Card] = (),
 ) -> PotResult:
     """Push one pot among ``contenders`` (eligible seats still holding a hand).
 
     ``winners_high`` gives the best hands of the main ranking (razz's low when ``lowball``);
-    ``winners_low`` the qualifying lows of a hi/lo game (None in other games).
+    ``winners_low`` the qualifying lows of a hi/lo game (None in other games); ``shared`` are the
+    community cards, which decide no odd chip.
     """
     high_seats, high_hands = winners_high(contenders)
     low_seats: list[int] = []
@@ -211,12 +225,14 @@ def settle_pot(
         high_amount, low_amount = pot.amount, 0
     half = "high" if low_seats else "pot"
     high, chips = split(
-        high_amount, high_seats, high_hands, half, rule, clockwise, unit, low=lowball
+        high_amount, high_seats, high_hands, half, rule, clockwise, unit, lowball, shared
     )
     odd_chips.extend(chips)
     low: list[Share] = []
     if low_seats:
-        low, chips = split(low_amount, low_seats, low_hands, "low", rule, clockwise, unit, True)
+        low, chips = split(
+            low_amount, low_seats, low_hands, "low", rule, clockwise, unit, True, shared
+        )
         odd_chips.extend(chips)
     awards: dict[int, int] = {}
     for share in (*high, *low):
@@ -230,4 +246,42 @@ def settle_pot(
         no_low=winners_low is not None and len(contenders) > 1 and not low_seats,
         odd_chips=tuple(odd_chips),
         awards=tuple(sorted(awards.items())),
+    )
+
+
+def settle(
+    pots: Sequence[Pot],
+    contenders: Sequence[Sequence[int]],
+    values: Mapping[int, HandValue],
+    lows: Mapping[int, HandValue] | None,
+    *,
+    rule: str,
+    clockwise: Sequence[int],
+    unit: int,
+    lowball: bool = False,
+    shared: Collection[Card] = (),
+) -> tuple[PotResult, ...]:
+    """Push every pot (docs/rules.md §6), each on its own: ``contenders[i]`` are the seats still
+    holding a hand among those who can win ``pots[i]``; ``values`` the shown hands by the game's
+    ranking (razz's low when ``lowball``); ``lows`` the qualifying 8-or-better lows of a hi/lo
+    game (None in the other games); ``shared`` the community cards."""
+
+    def high_winners(seats: Sequence[int]) -> tuple[list[int], Mapping[int, HandValue]]:
+        if len(seats) == 1:
+            return list(seats), {s: values[s] for s in seats if s in values}
+        return best(seats, values), values
+
+    def low_winners(seats: Sequence[int]) -> tuple[list[int], Mapping[int, HandValue]]:
+        assert lows is not None
+        qualified = [s for s in seats if s in lows]
+        if not qualified:
+            return [], lows
+        return best(qualified, lows), lows
+
+    return tuple(
+        settle_pot(
+            index, pot, high_winners, None if lows is None else low_winners, seats, rule,
+            clockwise, unit, lowball=lowball, shared=shared,
+        )
+        for index, (pot, seats) in enumerate(zip(pots, contenders, strict=True))
     )

@@ -62,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
     # init_app, so that SocketIO keeps them and binds them to every app's server.
     from kiosk import camera, devices, live, room
+    from kiosk.views import camera as _camera_views  # noqa: F401  (its Socket.IO events)
 
     csrf.init_app(app)
     socketio.init_app(

@@ -193,30 +193,12 @@ def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
             | {str(c) for c in state.community if c}
         )
         view["deck_left"] = state.deck_left
-        view["needs"] = _needs(state) if prompt.kind == "deal" else {}
+        view["needs"] = {
+            str(seat): {"down": down, "up": up}
+            for seat, (down, up) in hand.cards_needed().items()
+        }
         view["events"] = len(hand.events)
     return view
-
-
-def _needs(state: Any) -> dict[str, dict[str, int]]:
-    """Seat -> how many down and up cards it still needs on the street being dealt."""
-    from engine.variants import VARIANTS
-
-    streets = VARIANTS[state.variant].streets[: state.street + 1]
-    want_down = sum(s.downs for s in streets)
-    want_up = sum(s.ups for s in streets)
-    needs = {}
-    for seat in state.seats:
-        if seat.folded:
-            continue
-        ups = sum(1 for slot in seat.cards if slot.up)
-        downs = len(seat.cards) - ups
-        if want_down - downs > 0 or want_up - ups > 0:
-            needs[str(seat.number)] = {
-                "down": max(0, want_down - downs),
-                "up": max(0, want_up - ups),
-            }
-    return needs
 
 
 def _street_text(name: str | None, lang: str) -> str:

@@ -21,12 +21,12 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from engine.settings import ODD_CHIP_RULES, HouseRules
+from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
 from engine.variants import VARIANTS
 from kiosk.errors import Kind, KioskError
 
-#: seats at the table
-SEAT_COUNT = 10
+SEAT_COUNT = max(v.max_players for v in VARIANTS.values())
+"""The seats of a setup: enough for the game with the most players."""
 #: the longest player name, in characters
 NAME_MOST = 24
 #: the most chips a stake or a stack may be
@@ -40,8 +40,9 @@ RAISES_MOST = 99
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
 
-#: the engine's house rules as they are unless a house changes them
+#: the engine's house rules as they are unless a house changes them, and its chip unit
 _HOUSE = HouseRules()
+_CHIP_UNIT: int = GameSettings.__dataclass_fields__["chip_unit"].default  # type: ignore[assignment]
 
 Chips = Annotated[int, Field(ge=0, le=CHIPS_MOST)]
 Bet = Annotated[int, Field(ge=1, le=CHIPS_MOST)]
@@ -81,7 +82,7 @@ class Rules(_Form):
     #: Sökö opens with the highest upcard unless the house plays a bring-in (the engine's
     #: ``bring_in`` house rule)
     soko_bring_in: bool = _HOUSE.bring_in
-    chip_unit: Annotated[int, Field(ge=1, le=CHIPS_MOST)] = 1
+    chip_unit: Annotated[int, Field(ge=1, le=CHIPS_MOST)] = _CHIP_UNIT
 
     @field_validator("odd_chip")
     @classmethod

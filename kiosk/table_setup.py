@@ -1,8 +1,10 @@
 """The table's setup as the dealer edits it: game, stakes, house rules, seats and dealer position.
 
 The setup is plain JSON (stored under the ``table`` key of the store). :func:`parse_form` reads the
-setup page's form through the one schema (:mod:`kiosk.setup_schema`) and returns the new setup or
-the problems, each a field and what is allowed there.
+setup page's form through the setup's one schema (:mod:`kiosk.setup_schema`) and returns the new
+setup or the problems, each a field and what is allowed there. The games, the house rules'
+defaults and whether the stakes, seats and rules can be played are the engine's: the service
+checks a setup by building the engine's settings from it.
 """
 
 from __future__ import annotations
@@ -11,28 +13,27 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
+from engine.variants import VARIANTS
 from kiosk.errors import KioskError
 from kiosk.setup_schema import SEAT_COUNT, validate_setup
 
-GAMES: dict[str, int] = {
-    "seven-card-stud-hilo": 8,
-    "seven-card-stud": 8,
-    "five-card-stud": 10,
-    "soko": 6,
-}
-"""Game id -> most players."""
+GAMES: tuple[str, ...] = tuple(VARIANTS)
+"""The games the setup page offers: every game the engine plays."""
 
-ODD_CHIP_RULES = ("nearest-dealer", "high-card-suit")
-
+_HOUSE = HouseRules()
 DEFAULT_RULES: dict[str, Any] = {
-    "max_raises": 3,
-    "heads_up_uncapped": True,
-    "burns": True,
-    "open_pair_double": False,
-    "odd_chip": "nearest-dealer",
-    "soko_bring_in": False,  # Sökö opens with the highest upcard unless this is on
-    "chip_unit": 1,
+    "max_raises": _HOUSE.max_raises,
+    "heads_up_uncapped": _HOUSE.heads_up_uncapped,
+    "burns": _HOUSE.burns,
+    "open_pair_double": _HOUSE.open_pair_double,
+    "odd_chip": _HOUSE.odd_chip,
+    "soko_bring_in": _HOUSE.bring_in,  # the engine's house rule ``bring_in``
+    "chip_unit": GameSettings.__dataclass_fields__["chip_unit"].default,
 }
+"""The house rules of a new table: the engine's defaults, under the setup's names."""
+
+__all__ = ["DEFAULT_RULES", "GAMES", "ODD_CHIP_RULES", "SEAT_COUNT", "default_setup", "parse_form"]
 
 DEFAULT_SETUP: dict[str, Any] = {
     "game": "seven-card-stud-hilo",

@@ -2,6 +2,7 @@
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 #: the confidence below which a read card is "unknown" (chosen on synthetic scenes,
 #: docs/recognition.md); here, not in ``recognize``, so that the kiosk can read it without
@@ -35,3 +36,13 @@ def rank_height(quad: Sequence[Sequence[float]]) -> float:
         raise ValueError(f"a card's quad has 4 corners, not {len(quad)}")
     sides = [math.dist(quad[i], quad[(i + 1) % 4]) for i in range(4)]
     return max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0 / CARD_RANK_HEIGHTS
+
+
+@dataclass(frozen=True, slots=True)
+class DeckFile:
+    """A learned deck as the readers get it (``hardware.camera.readers``): its file, and a
+    version that grows each time the file is written again (the writer's count, not the
+    deck's). Here, not in ``readers``, so that the kiosk can name it without loading OpenCV."""
+
+    path: str
+    version: int

@@ -8,6 +8,12 @@ puts the frame in memory shared with it, asks it through a pipe to read it, and 
 reading. Each process has an interpreter
 of its own, and the readers keep the cores busier (docs/benchmarks.md).
 
+A reader process reads with the table's learned deck: each reading asked for names the deck's
+file and version (:class:`DeckFile`), and the process loads the file again only when they
+change (:class:`DeckCache`), so that an example the dealer adds is used from the next frames
+on. The deck travels as a file, not through the pipe: it is written once, by the kiosk, and
+read by each process once a change.
+
 The processes are started fresh (``spawn``: a process forked from one running threads may
 inherit a lock held by one of them), each on one OpenCV thread. A process that has ended
 (killed, out of memory) is reported by the reading it was on, and started again for the next.
@@ -18,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import logging
 import multiprocessing
 import threading
 from collections.abc import Sequence
@@ -30,6 +37,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from hardware.camera import DeckFile
+from hardware.camera.deck import Deck, DeckError
 from hardware.camera.recognize import (
     INDEX_PATHS,
     VIEW_PATH,
@@ -37,6 +46,8 @@ from hardware.camera.recognize import (
     Recognizer,
     check_frame,
 )
+
+log = logging.getLogger(__name__)
 
 #: seconds a process is given to end once asked to, before it is stopped
 CLOSE_TIMEOUT_S = 2.0
@@ -46,9 +57,35 @@ READ_TIMEOUT_S = 30.0
 
 
 class Reader(Protocol):
-    """What reads a frame's cards: a :class:`Recognizer`, or one in a process of its own."""
+    """What reads a frame's cards: a :class:`Recognizer` (``deck`` a :class:`Deck`), or one in a
+    process of its own (``deck`` a :class:`DeckFile`)."""
 
-    def read(self, image: Any, detail: bool = False) -> FrameResult: ...
+    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult: ...
+
+
+class DeckCache:
+    """The deck of the latest :class:`DeckFile` asked for, loaded once for each version. A file
+    that cannot be loaded (gone, damaged) is read as no deck, said once, and tried again at
+    its next version."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ref: DeckFile | None = None
+        self._deck: Deck | None = None
+
+    def get(self, ref: DeckFile | None) -> Deck | None:
+        if ref is None:
+            return None
+        with self._lock:
+            if ref != self._ref:
+                self._ref = ref
+                try:
+                    self._deck = Deck.load(ref.path)
+                except (OSError, DeckError) as exc:
+                    log.warning("camera: deck %s not read (%s); reading without it", ref.path,
+                                exc)
+                    self._deck = None
+            return self._deck
 
 
 class ReaderStopped(RuntimeError):
@@ -93,6 +130,7 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
     except Exception as exc:  # sent back with each reading asked for
         failed = exc
     shared: SharedMemory | None = None
+    decks = DeckCache()
     try:
         while True:
             try:
@@ -101,7 +139,7 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
                 return
             if request is None:
                 return
-            name, shape, dtype, detail = request
+            name, shape, dtype, detail, deck = request
             if recognizer is None:
                 conn.send((False, failed))
                 continue
@@ -111,7 +149,8 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
                 shared = SharedMemory(name)
             frame = np.ndarray(shape, dtype, buffer=shared.buf)
             try:
-                reply: tuple[bool, Any] = (True, recognizer.read(frame, detail=detail))
+                reply: tuple[bool, Any] = (True, recognizer.read(frame, detail=detail,
+                                                                 deck=decks.get(deck)))
             except Exception as exc:  # sent back, to be raised where the frame was read
                 reply = (False, exc)
             del frame  # the shared memory is closed only once no array is made of it
@@ -180,8 +219,10 @@ class ReaderProcess:
         theirs.close()
         self._conn, self._process = mine, process
 
-    def read(self, image: Any, detail: bool = False) -> FrameResult:
-        """The cards of a BGR frame, read in the process; a frame it cannot read raises
+    def read(self, image: Any, detail: bool = False, deck: DeckFile | None = None
+             ) -> FrameResult:
+        """The cards of a BGR frame, read in the process with ``deck`` (loaded there once a
+        version); a frame it cannot read raises
         :class:`~hardware.camera.recognize.RecognitionError` as :meth:`Recognizer.read` does,
         and :class:`ReaderStopped` when the process ended (it starts again for the next)."""
         check_frame(image)
@@ -197,7 +238,7 @@ class ReaderProcess:
             view[...] = frame
             del view
             try:
-                self._conn.send((shared.name, frame.shape, frame.dtype.str, detail))
+                self._conn.send((shared.name, frame.shape, frame.dtype.str, detail, deck))
                 answered = self._conn.poll(READ_TIMEOUT_S)
                 if answered:
                     ok, value = self._conn.recv()

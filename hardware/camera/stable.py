@@ -16,6 +16,10 @@ dealer screen's browser runs on the same board). After a change the next frames 
 Where the house asks for it (``detail``), a table that has settled is read in detail
 (:data:`DETAIL_READS`; :meth:`~hardware.camera.recognize.Recognizer.read`): small indices are
 read enlarged as well, at about three times the work of a frame.
+With a learned deck (``deck``: the table's :class:`~hardware.camera.readers.DeckFile`, asked at
+every frame), every frame is read with it; when it changes (an example added or taken out) the
+next frames are read again, as after a change on the table, so that what was learned is used at
+once.
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from hardware.camera import DeckFile
 from hardware.camera.capture import Capture, Image
-from hardware.camera.readers import Reader, ReaderProcess
+from hardware.camera.readers import DeckCache, Reader, ReaderProcess
 from hardware.camera.recognize import CardReading, FrameResult, Recognizer
 
 
@@ -165,14 +170,17 @@ class CameraLoop:
     keeps a core busy. With ``processes``, each reader thread reads through a recogniser in a
     process of its own (:class:`~hardware.camera.readers.ReaderProcess`, reading as a plain
     :class:`Recognizer` of ``recognizer``'s classifiers and threshold), started with the loop
-    and ended by :meth:`stop`; this process's OpenCV is then left as it is."""
+    and ended by :meth:`stop`; this process's OpenCV is then left as it is. ``deck`` gives the
+    learned deck to read with (asked at every frame); :attr:`frame` is the picture the reading
+    last handed on was read from (for ``on_proposals`` to cut examples out of)."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
                  on_error: Callable[[Exception], None] | None = None,
                  change: FrameChange | None = None, readers: int = READERS,
-                 detail: Callable[[], bool] | None = None, processes: bool = False) -> None:
+                 detail: Callable[[], bool] | None = None, processes: bool = False,
+                 deck: Callable[[], DeckFile | None] | None = None) -> None:
         if readers < 1:
             raise ValueError(f"readers {readers}: at least one")
         self.capture = capture
@@ -203,6 +211,13 @@ class CameraLoop:
         #: whether a table lying still is read in detail (asked at every frame: a house setting)
         self._wants_detail = detail or (lambda: False)
         self._detail = 0  # frames still to read in detail once the change has settled
+        #: the learned deck to read with (asked at every frame), the one the last frame taken
+        #: was read with, and the decks loaded for readers in this process
+        self._wants_deck = deck or (lambda: None)
+        self._deck: DeckFile | None = None
+        self._decks = DeckCache()
+        #: the picture of the reading last handed on
+        self.frame: Image | None = None
 
     def start(self) -> CameraLoop:
         if not self._threads:
@@ -236,7 +251,7 @@ class CameraLoop:
             cv2.setNumThreads(self._opencv_threads)
             self._opencv_threads = None
 
-    def _next(self) -> tuple[int, Image, FrameResult | None, bool] | None:
+    def _next(self) -> tuple[int, Image, FrameResult | None, bool, DeckFile | None] | None:
         """The newest frame not taken yet; the last reading when it is to count again (nothing
         moved), else None: the frame is to be read; and whether it is read in detail (the
         table has been still since the frames read after its last change)."""
@@ -248,7 +263,9 @@ class CameraLoop:
             now = time.monotonic()
             last = self._last
             wants = self._wants_detail()
-            if last is None or self.change.changed(frame):
+            deck = self._wants_deck()
+            if last is None or deck != self._deck or self.change.changed(frame):
+                self._deck = deck
                 self._settle = SETTLE_READS
                 self._detail = DETAIL_READS if wants else 0
             detail = wants and self._settle == 0 and DETAIL_READS > 0
@@ -264,7 +281,7 @@ class CameraLoop:
                 self._last_at = now
             with self._turn:
                 self._order.append(seq)
-            return seq, frame, reuse, detail
+            return seq, frame, reuse, detail, deck
 
     def _run(self, recognizer: Reader) -> None:
         while not self._stop.is_set():
@@ -277,12 +294,18 @@ class CameraLoop:
                 continue
             if taken is None:
                 continue
-            seq, frame, last, detail = taken
+            seq, frame, last, detail, deck = taken
             result: FrameResult | None = last
             failed: Exception | None = None
             if last is None:
                 try:
-                    result = recognizer.read(frame, detail=detail)
+                    if deck is None:
+                        result = recognizer.read(frame, detail=detail)
+                    elif isinstance(recognizer, ReaderProcess):
+                        result = recognizer.read(frame, detail=detail, deck=deck)
+                    else:
+                        result = recognizer.read(frame, detail=detail,
+                                                 deck=self._decks.get(deck))
                 except Exception as exc:  # keep the loop alive; report what went wrong
                     failed = exc
             with self._turn:
@@ -292,11 +315,12 @@ class CameraLoop:
                     self._turn.wait()
                 self._order.popleft()
                 try:
-                    self._hand_on(result, last is None, failed)
+                    self._hand_on(result, last is None, failed, frame)
                 finally:
                     self._turn.notify_all()
 
-    def _hand_on(self, result: FrameResult | None, read: bool, failed: Exception | None) -> None:
+    def _hand_on(self, result: FrameResult | None, read: bool, failed: Exception | None,
+                 frame: Image) -> None:
         if failed is not None or result is None:
             self._last = None  # the next frame is read whatever moved
             if failed is not None and self._on_error is not None:
@@ -304,6 +328,7 @@ class CameraLoop:
             return
         if read:
             self._last = result
+            self.frame = frame
             self.frames_read += 1
             proposals = self.stabilizer.update(result)
         else:

@@ -11,14 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.variants import VARIANTS
+
 HELP = "name a hand (5 to 7 cards) in words, with its category and the five cards that play"
-GAMES = ("seven-card-stud", "five-card-stud", "seven-card-stud-hilo", "soko", "razz")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",
-        choices=GAMES,
+        choices=tuple(VARIANTS),
         default="seven-card-stud",
         help="how to rank the hand (default seven-card-stud: best five for high)",
     )
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.i18n import translate
 
     lang: str = args.lang
-    game: str = args.game
+    variant = VARIANTS[args.game]
 
     def show(value: HandValue, label: str | None = None) -> None:
         title = value.name(lang)
@@ -54,17 +55,17 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         cards = parse_cards(" ".join(args.cards))
-        if game in ("five-card-stud", "soko") and len(cards) != 5:
+        if variant.hand_size == 5 and len(cards) != 5:
             raise EvaluationError(
-                "eval.error.count." + ("soko" if game == "soko" else "five"),
+                "eval.error.count." + ("soko" if variant.showdown == "soko" else "five"),
                 count=len(cards),
                 cards=repr(format_cards(cards)),
             )
-        if game == "soko":
+        if variant.showdown == "soko":
             show(evaluate_soko(cards))
-        elif game == "razz":
+        elif variant.showdown == "low":
             show(evaluate_low(cards))
-        elif game == "seven-card-stud-hilo":
+        elif variant.showdown == "hilo":
             high = evaluate_high(cards)
             low = evaluate_low8(cards)
             show(high, "hands.label.high")

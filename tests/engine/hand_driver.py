@@ -30,8 +30,8 @@ def random_settings(
     unit = rng.choice((1, 1, 1, 5))
     small = rng.choice((2, 4)) * unit
     big = 2 * small
-    bring = 0 if v.id == "soko" and not house.get("bring_in") else rng.choice((1, 2)) * unit
-    if v.id == "soko" and house.get("bring_in"):
+    bring = 0 if not v.bring_in and not house.get("bring_in") else rng.choice((1, 2)) * unit
+    if not v.bring_in and house.get("bring_in"):
         bring = unit
     numbers = sorted(rng.sample(range(1, 11), n))
     dealer = rng.choice([0, *numbers])

@@ -47,8 +47,8 @@ def _card(pk_card: object) -> Card:
 
 def _pokerkit_opener(ours: Hand) -> int | None:
     """pokerkit's first actor on a later street: the best exposed hand among everyone still in,
-    or when that player is all in, the next player clockwise who can act (RULES.md §8). None when
-    the best exposed hand can act: then pokerkit and this engine must agree."""
+    or when that player is all in, the next player clockwise who can act (docs/rules.md §9).
+    None when the best exposed hand can act: then pokerkit and this engine must agree."""
     live = [s for s in ours.state.seats if not s.folded]  # seat order is clockwise from seat 1
     values = [
         evaluate_exposed([c.card for c in s.cards if c.up and c.card][-4:], ours.variant.id)
@@ -165,7 +165,7 @@ def play_one(variant: str, seed: int) -> tuple[Hand, State, Poker]:
     mine = [ours.finishing_stacks[i + 1] for i in range(n)]
     if mine != list(pk.stacks) and sum(1 for pot in result.pots if pot.odd_chips) >= 2:
         # pokerkit kills the hands that win nothing and then splits the pots that have the same
-        # players left as one; we split each pot on its own (RULES.md §6), so odd chips of
+        # players left as one; we split each pot on its own (docs/rules.md §6), so odd chips of
         # several pots may land elsewhere
         raise SetAside("odd chips of several pots split as one by pokerkit")
     assert mine == list(pk.stacks), (seed, mine, list(pk.stacks), ours.to_json())

@@ -2,7 +2,7 @@
 
 On thousands of seeded random 5-, 6- and 7-card hands, every pair of hands compared here must be
 ordered the same way (better, equal, worse) by pokerkit and by us, for high, for the 8-or-better
-low (and whether a hand has a low at all) and for the ace-to-five razz low. RULES.md §8's
+low (and whether a hand has a low at all) and for the ace-to-five razz low. docs/rules.md §9's
 differences concern the betting, not hand ranking, so nothing is excluded.
 """
 

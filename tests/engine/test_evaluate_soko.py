@@ -1,4 +1,4 @@
-"""Sökö (Canadian stud): one test per sentence of RULES.md §6 about its ranking."""
+"""Sökö (Canadian stud): one test per sentence of docs/rules.md §6 about its ranking."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ import importlib
 import pytest
 
 MODULES = [
-    "engine.variants", "engine.settings", "engine.events", "engine.pots", "engine.hand",
-    "engine.phh",
+    "engine.variants", "engine.settings", "engine.events", "engine.pots", "engine.prompt",
+    "engine.betting", "engine.hand", "engine.phh",
 ]
 
 

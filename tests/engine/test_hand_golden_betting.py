@@ -88,15 +88,6 @@ def test_heads_up_capped_when_the_house_says_so() -> None:
     check(hand, 37, 1, [("call", 20), ("fold", 15)])
 
 
-def test_round_that_starts_three_handed_stays_capped_after_a_fold() -> None:
-    hand = Hand(settings())
-    deal(hand, THIRD)
-    act(hand, (1, "bring_in"), (2, "complete"), (3, "fold"), (1, "raise"), (2, "raise"))
-    check(hand, 3 + 15 + 10, 1, [("call", 15), ("raise", 20), ("fold", 10)])
-    act(hand, (1, "raise"))
-    check(hand, 3 + 20 + 15, 2, [("call", 20), ("fold", 15)])
-
-
 def test_all_in_raise_of_less_than_half_a_bet_does_not_reopen() -> None:
     # seat 3 has 10: after the ante and calling the bring-in it has 7 on fourth street
     hand = Hand(settings(stacks={1: 100, 2: 100, 3: 10}))
@@ -171,11 +162,11 @@ def test_bring_in_all_in_with_the_ante_forces_nobody() -> None:
     deal(hand, THIRD)
     check(hand, 3, 2, [("fold", 0), ("bring_in", 2), ("complete", 5)])
     assert hand.prompt().text() == "Seat 2 (P2) acts first: fold, bring in for 2 or complete to 5"
-    act(hand, (2, "fold"))
-    check(hand, 3, 3, [("fold", 0), ("bring_in", 2), ("complete", 5)])
-    act(hand, (3, "bring_in"))
-    # seat 1 is all in and seat 2 folded: the round is over
-    check(hand, 5, None)
+    act(hand, (2, "bring_in"))
+    check(hand, 5, 3, [("call", 2), ("complete", 5), ("fold", 0)])
+    act(hand, (3, "call"))
+    # seat 1 is all in: the round is over once seat 3 has called
+    check(hand, 7, None)
 
 
 def test_bring_in_short_stack_posts_what_it_has() -> None:

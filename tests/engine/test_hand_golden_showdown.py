@@ -274,7 +274,7 @@ def test_razz_lowest_hand_wins() -> None:
 
 def test_hilo_side_pot_without_a_low_goes_whole_to_its_best_high() -> None:
     # seat 1 is all in on third street with the only low; the side pot between seats 2 and 3
-    # has no low among its players, so it goes whole to the best high (RULES §6)
+    # has no low among its players, so it goes whole to the best high (docs/rules.md §6)
     hand = Hand(settings("seven-card-stud-hilo", stacks={1: 3, 2: 100, 3: 100}))
     deal(hand, {1: "Ah 2h 5c", 2: "Kd Kc 2c", 3: "Td Tc 6s"})
     act(hand, (2, "bring_in"), (3, "complete"), (1, "call"), (2, "call"))

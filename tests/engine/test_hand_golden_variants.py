@@ -57,7 +57,7 @@ def test_ten_players_of_five_card_stud_put_the_burns_back() -> None:
     assert state.runout == "burns-back"
     assert state.deck_left == 11  # 10 + the 2 burns back - this street's burn
     assert hand.prompt().text() == (
-        "The deck is short: put the burns back into the stub. "
+        "The deck is short: put the 2 burned cards back into the stub. "
         "Deal fifth street: one up to seats 1, 2, 3, 4, 5, 6, 7, 8, 9, 10"
     )
 
@@ -80,8 +80,8 @@ def test_eight_players_to_seventh_street_need_a_community_card() -> None:
     assert state.phase == "community" and state.runout == "community"
     assert hand.prompt().kind == "community"
     assert hand.prompt().text() == (
-        "The deck is short for the last street: burn and turn one community card face up in "
-        "the middle; every player uses it"
+        "The deck is short for the last street: put the 3 burned cards back into the stub, "
+        "burn a card and turn one community card face up in the middle; every player uses it"
     )
     with pytest.raises(HandError):
         hand.push(Deal(1, None, False))
@@ -108,7 +108,9 @@ def test_eight_players_to_seventh_street_need_a_community_card() -> None:
 def test_seven_players_to_seventh_street_put_the_burns_back() -> None:
     hand = _seven_players_to_sixth(7)
     assert hand.state.runout == "burns-back"
-    assert hand.prompt().text().startswith("The deck is short: put the burns back into the stub.")
+    assert hand.prompt().text().startswith(
+        "The deck is short: put the 3 burned cards back into the stub."
+    )
 
 
 def test_soko_without_bring_in_highest_upcard_opens_and_may_check() -> None:
@@ -253,7 +255,8 @@ def test_json_replays_to_the_same_state_and_names_a_bad_event() -> None:
          "seat 2's stack 62 is not a multiple of the chip unit 5"),
         ({"dealer": 4}, "the dealer position 4 is not a seat"),
         ({"variant": "seven-card-stud-hilo", "house": {"open_pair_double": True}},
-         "the open-pair rule is played only in seven-card and five-card stud"),
+         "the open-pair rule is played only in five-card-stud and seven-card-stud, not in "
+         "seven-card-stud-hilo"),
         ({"house": {"odd_chip": "random"}}, "odd_chip 'random' is not a rule"),
         ({"big_bet": 4}, "the big bet (4) must be at least the small bet (5)"),
     ],

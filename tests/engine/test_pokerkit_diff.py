@@ -3,8 +3,8 @@ through pokerkit 0.7.7 and through our engine with the same cards and actions en
 stacks.
 
 pokerkit drives: at each step a random action is chosen among those pokerkit allows, and the same
-action must be legal here with the same amount. RULES.md §8 lists where pokerkit is not our rule
-book; the settings are aligned and those situations are avoided or set aside:
+action must be legal here with the same amount. docs/rules.md §9 lists where pokerkit is not our
+rule book; the settings are aligned and those situations are avoided or set aside:
 
 - raise cap: pokerkit allows four bets per round (the completion counted), also heads-up; ours is
   bet + 3 raises (the default) and heads-up uncapped, so every pokerkit sequence is legal here;

@@ -31,9 +31,9 @@ def test_random_hands_keep_every_invariant(
     house: dict[str, object] = {
         "odd_chip": odd_chip, "burns": burns, "heads_up_uncapped": uncapped
     }
-    if variant == "soko":
+    if not VARIANTS[variant].bring_in:
         house["bring_in"] = rng.random() < 0.5
-    if variant in ("seven-card-stud", "five-card-stud"):
+    if VARIANTS[variant].open_pair_street is not None:
         house["open_pair_double"] = rng.random() < 0.5
     game = random_settings(rng, variant, **house)
     unit = game.chip_unit
@@ -97,3 +97,40 @@ def test_random_hands_keep_every_invariant(
     replayed = Hand.from_json(hand.to_json())
     assert replayed.state == state
     assert replayed.finishing_stacks == hand.finishing_stacks
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    variant=st.sampled_from(sorted(VARIANTS)),
+    uncapped=st.booleans(),
+)
+def test_no_bet_or_raise_is_offered_that_no_other_player_could_call(
+    seed: int, variant: str, uncapped: bool
+) -> None:
+    """docs/rules.md §4: when at most one player can still bet there is no betting. Nobody is
+    offered a bet, raise or completion that no other player still in could call, nor the optional
+    first action of §3 when no other player could bet after it."""
+    rng = random.Random(seed)
+    house: dict[str, object] = {"heads_up_uncapped": uncapped}
+    if not VARIANTS[variant].bring_in:
+        house["bring_in"] = rng.random() < 0.5
+    game = random_settings(rng, variant, **house)
+    hand = Hand(game)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    while not hand.finished:
+        seat = hand.to_act
+        if seat is not None:
+            others = [
+                s for s in hand.state.seats
+                if s.number != seat and not s.folded and not s.all_in
+            ]
+            offered = {o.action for o in hand.legal_actions()}
+            prompt = hand.prompt()
+            if not others:
+                assert not offered & {"bet", "raise", "complete"}, (offered, hand.to_json())
+                assert not (prompt.kind == "bring_in" and prompt.param("optional")), (
+                    hand.to_json()
+                )
+        hand.push(next_event(hand, rng, deck, 0.5))

@@ -152,9 +152,9 @@ class DetailNoting(Recognizer):
     def twin(self) -> DetailNoting:
         return DetailNoting(self.noted)
 
-    def read(self, image: Any, detail: bool = False) -> FrameResult:
+    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
         self.noted.append(detail)
-        return super().read(image, detail)
+        return super().read(image, detail, deck)
 
 
 def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_cards_proposed(
@@ -229,9 +229,9 @@ class NumberingRecognizer(Recognizer):
         other.reads, other.of = self.reads, self.of  # one record for both readers
         return other
 
-    def read(self, image: Any, detail: bool = False) -> FrameResult:
+    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
         start = time.monotonic()
-        result = super().read(image, detail)
+        result = super().read(image, detail, deck)
         number = int(image[0, 0, 0]) + 256 * int(image[0, 1, 0])
         self.of[id(result)] = number
         self.reads.append((number, threading.current_thread().name, start, time.monotonic()))

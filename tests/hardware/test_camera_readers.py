@@ -14,10 +14,17 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera import readers
+from hardware.camera import DeckFile, readers
 from hardware.camera.capture import Capture
+from hardware.camera.deck import Deck, example_at
 from hardware.camera.readers import ReaderProcess, ReaderStopped
-from hardware.camera.recognize import FrameResult, RecognitionError, Recognizer, load_image
+from hardware.camera.recognize import (
+    FrameResult,
+    RecognitionError,
+    Recognizer,
+    corner_of,
+    load_image,
+)
 from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
 from tests.browser.test_kiosk_browser import wait_until
 from tests.hardware.test_camera_loop import EveryFrameChanged, NumberedCamera
@@ -217,3 +224,39 @@ def test_a_reader_process_keeps_its_frames_memory_for_the_next_frame() -> None:
     # the memory handed back after each frame is mapped and cleared again at the next, page by
     # page; kept, it is reused as it is
     assert faults[True] <= 0.1 * faults[False] + 20, faults
+
+
+def test_a_reader_process_reads_with_the_deck_file_it_is_given_loaded_once_a_version(
+        tmp_path: Path) -> None:
+    recognizer = Recognizer()
+    scene = load_image(SCENES / "scene02.jpg")
+    here = recognizer.read(scene)
+    path = tmp_path / "modiano-rosso.npz"
+    deck = Deck("Modiano rosso")
+    first = here.cards[0]
+    deck.add(example_at(scene, corner_of(first), first.card, "registration"))
+    deck.save(path)
+    # the cache loads the file once for each version it is told of, and a damaged file is no
+    # deck (read without it), tried again at its next version
+    cache = readers.DeckCache()
+    assert cache.get(None) is None
+    loaded = cache.get(DeckFile(str(path), 1))
+    assert loaded is not None and [e.card for e in loaded] == [first.card]
+    second = here.cards[1]
+    deck.add(example_at(scene, corner_of(second), second.card, "registration"))
+    deck.save(path)
+    assert cache.get(DeckFile(str(path), 1)) is loaded  # the same version: not reloaded
+    again = cache.get(DeckFile(str(path), 2))
+    assert again is not None and len(again) == 2
+    path.write_bytes(b"not a deck")
+    assert cache.get(DeckFile(str(path), 3)) is None
+    deck.save(path)
+    # a reader process reads a frame with the deck file, as the recogniser reads with the deck
+    reader = ReaderProcess.of(recognizer).start()
+    try:
+        ref = DeckFile(str(path), 4)
+        assert reader.read(scene, deck=ref) == recognizer.read(scene, deck=Deck.load(path))
+        path.unlink()  # gone: the process reads on without it
+        assert reader.read(scene, deck=DeckFile(str(path), 5)) == here
+    finally:
+        reader.close()

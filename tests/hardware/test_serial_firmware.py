@@ -27,7 +27,7 @@ def host_device(tmp_path_factory: pytest.TempPathFactory) -> Path:
     binary = tmp_path_factory.mktemp("firmware") / "host_device"
     subprocess.run(
         [compiler, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", "-o", str(binary),
-         str(FIRMWARE / "host_device.cpp")],
+         str(FIRMWARE.parent / "host" / "host_device.cpp")],
         check=True,
     )
     return binary

@@ -89,7 +89,11 @@ def test_setup_refuses_bad_input_with_words_and_saves_good_input(dealer_client: 
     one_player = {k: v for k, v in SETUP_FORM.items() if not k.endswith(("_2", "_3"))}
     bad = post_form(dealer_client, "/setup/", one_player)
     assert bad.status_code == 422
-    assert "2 to 8 players, not 1" in bad.get_data(as_text=True)  # the engine's word
+    assert "seven-card-stud-hilo is played by 2 to 8 players, not 1" in bad.get_data(as_text=True)
+    bad_it = post_form(dealer_client, "/setup/?lang=it", {**SETUP_FORM, "big_bet": "4"})
+    assert "la puntata grande (4) deve essere almeno la puntata piccola (5)" in html.unescape(
+        bad_it.get_data(as_text=True)
+    )
     worse = post_form(dealer_client, "/setup/", {**SETUP_FORM, "small_bet": "ten"})
     assert worse.status_code == 422
     assert "Small bet: a whole number from 1 to" in html.unescape(worse.get_data(as_text=True))
@@ -99,6 +103,23 @@ def test_setup_refuses_bad_input_with_words_and_saves_good_input(dealer_client: 
     assert [s["name"] for s in setup["seats"] if s["active"]] == ["Anna", "Bruno", "Carla"]
     assert setup["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
     assert setup["rules"]["odd_chip"] == "nearest-dealer" and setup["rules"]["max_raises"] == 3
+
+
+def test_setup_offers_the_engines_games_with_its_house_rule_defaults(dealer_client: Any) -> None:
+    from engine.settings import HouseRules
+    from engine.variants import VARIANTS
+
+    page = dealer_client.get("/setup/?lang=en").get_data(as_text=True)
+    for game in VARIANTS:
+        assert f'name="game" value="{game}"' in page
+    rules = dealer_client.get("/api/setup").get_json()["rules"]
+    house = HouseRules(**{("bring_in" if k == "soko_bring_in" else k): v
+                          for k, v in rules.items() if k != "chip_unit"})
+    assert house == HouseRules()
+    razz = post_form(dealer_client, "/setup/", {**SETUP_FORM, "game": "razz", "max_raises": "0"})
+    assert razz.status_code == 302, razz.get_data(as_text=True)
+    setup = dealer_client.get("/api/setup").get_json()
+    assert setup["game"] == "razz" and setup["rules"]["max_raises"] == 0
 
 
 def test_pages_speak_italian_and_english(dealer_client: Any) -> None:

@@ -10,6 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Format strings stay in flash on an AVR (its RAM is 2 KB); on a PC this is plain snprintf.
+#if defined(__AVR__)
+#include <avr/pgmspace.h>
+#define STUD_FORMAT(out, size, format, ...) snprintf_P(out, size, PSTR(format), __VA_ARGS__)
+#else
+#define STUD_FORMAT(out, size, format, ...) snprintf(out, size, format, __VA_ARGS__)
+#endif
+
 namespace stud {
 
 const int PROTOCOL_VERSION = 1;
@@ -122,36 +130,36 @@ inline Kind handleKioskLine(const char* line, Display& display, const char** rea
 // ---- lines a device sends: each writes into out[MAX_LINE] with its '\n', returns its length ----
 
 inline int formatHello(char* out, const char* kinds, const char* name) {
-  if (name && *name) return snprintf(out, MAX_LINE, "HELLO %s %d %s\n", kinds, PROTOCOL_VERSION, name);
-  return snprintf(out, MAX_LINE, "HELLO %s %d\n", kinds, PROTOCOL_VERSION);
+  if (name && *name) return STUD_FORMAT(out, MAX_LINE, "HELLO %s %d %s\n", kinds, PROTOCOL_VERSION, name);
+  return STUD_FORMAT(out, MAX_LINE, "HELLO %s %d\n", kinds, PROTOCOL_VERSION);
 }
 
 // up: 1 face up, 0 face down, -1 the reader cannot tell
 inline int formatCard(char* out, int seat, const char* card, int up) {
   const char* flag = up < 0 ? "" : (up ? " up" : " down");
-  return snprintf(out, MAX_LINE, "CARD %d %s%s\n", seat, card, flag);
+  return STUD_FORMAT(out, MAX_LINE, "CARD %d %s%s\n", seat, card, flag);
 }
 
 inline int formatTag(char* out, int seat, const unsigned char* uid, int uidLength, int up) {
-  static const char HEX[] = "0123456789ABCDEF";
+  static const char DIGITS[] = "0123456789ABCDEF";  // not HEX: Arduino.h defines it
   char hex[2 * 16 + 1];
   if (uidLength > 16) uidLength = 16;
   for (int i = 0; i < uidLength; i++) {
-    hex[2 * i] = HEX[uid[i] >> 4];
-    hex[2 * i + 1] = HEX[uid[i] & 15];
+    hex[2 * i] = DIGITS[uid[i] >> 4];
+    hex[2 * i + 1] = DIGITS[uid[i] & 15];
   }
   hex[2 * uidLength] = '\0';
   const char* flag = up < 0 ? "" : (up ? " up" : " down");
-  return snprintf(out, MAX_LINE, "TAG %d %s%s\n", seat, hex, flag);
+  return STUD_FORMAT(out, MAX_LINE, "TAG %d %s%s\n", seat, hex, flag);
 }
 
 inline int formatButton(char* out, const char* name) {
-  return snprintf(out, MAX_LINE, "BTN %s\n", name);
+  return STUD_FORMAT(out, MAX_LINE, "BTN %s\n", name);
 }
 
 // The text is cut to fit one line and anything but printable ASCII becomes '?'.
 inline int formatError(char* out, const char* text) {
-  int n = snprintf(out, MAX_LINE - 1, "ERR %s", text);
+  int n = STUD_FORMAT(out, MAX_LINE - 1, "ERR %s", text);
   if (n > MAX_LINE - 2) n = MAX_LINE - 2;
   for (int i = 4; i < n; i++) {
     if (out[i] < 0x20 || out[i] > 0x7e) out[i] = '?';

@@ -17,14 +17,14 @@ import pytest
 
 from hardware.camera.recognize import Recognizer, load_image
 from hardware.camera.stable import Proposal
-from kiosk.camera import TableCamera
-from kiosk.errors import KioskError
+from kiosk.camera import CameraError, TableCamera
+from kiosk.camera.proposals import SeatProposal, expected_seats
 from kiosk.service import TableService
 from kiosk.store import Store
 from tests.browser.test_kiosk_browser import wait_until
-from tests.hardware.conftest import ZONES
 from tests.hardware.test_camera_readers import gone
 from tests.kiosk import driver
+from tests.kiosk.camera_table import SCENES, ZONES
 
 FRAME = (1280, 720)
 CENTRES = {1: (200.0, 400.0), 2: (640.0, 400.0), 3: (1100.0, 400.0)}
@@ -35,6 +35,11 @@ def reading(card: str, seat: int, confidence: float = 0.97, frames: int = 3) -> 
     x, y = CENTRES[seat]
     quad = ((x, y), (x + 60, y), (x + 60, y + 90), (x, y + 90))
     return Proposal(card, confidence, quad, min(frames, 5), 0.0, (x, y), streak=frames)
+
+
+@pytest.fixture
+def table(dealt_table: TableService) -> TableService:
+    return dealt_table
 
 
 @pytest.fixture
@@ -53,7 +58,7 @@ def up_cards(table: TableService, seat: int) -> list[str]:
 
 def test_proposals_name_the_seat_and_the_card(camera: TableCamera) -> None:
     props = camera.update([reading("5h", 1), reading("9s", 2, 0.88)], FRAME)
-    assert [(p["seat"], p["card"], p["state"]) for p in props] == [(1, "5h", "ok"), (2, "9s", "ok")]
+    assert [(p.seat, p.card, p.state) for p in props] == [(1, "5h", "ok"), (2, "9s", "ok")]
     snap = camera.snapshot("en")
     assert [p["text"] for p in snap["proposals"]] == ["Seat 1: 5♥ 97%", "Seat 2: 9♠ 88%"]
     assert camera.snapshot("it")["proposals"][0]["text"] == "Posto 1: 5♥ 97%"
@@ -80,26 +85,26 @@ def test_earlier_up_cards_lying_at_their_seat_are_not_proposed(camera: TableCame
         if event["type"] == "deal" and len(up_cards(table, event["seat"])) == 1:
             break  # fourth street's first up card is due
         table.submit(event, source="touch")
-    assert camera.expected_seats() == {1, 2, 3}
+    assert expected_seats(table.hand) == {1, 2, 3}
     props = camera.update([reading("5h", 1), reading("7d", 1), reading("9s", 2),
                            reading("8h", 1)], FRAME)
     # seat 1's own 5h and seat 2's own 9s are the cards lying there: not proposed; 8h is seat
     # 3's card read in seat 1's zone: shown flagged, never entered by itself
-    assert [(p["seat"], p["card"], p["state"]) for p in props] == [
+    assert [(p.seat, p.card, p.state) for p in props] == [
         (1, "7d", "ok"), (1, "8h", "in_hand")]
 
 
 def test_the_same_checks_as_touch(camera: TableCamera, table: TableService) -> None:
     events = len(table.hand.events) if table.hand else 0
     props = camera.update([reading("As", 2)], FRAME)  # As is seat 1's down card
-    assert props[0]["state"] == "in_hand"
+    assert props[0].state == "in_hand"
     assert "already in the hand" in camera.snapshot("en")["proposals"][0]["text"]
-    with pytest.raises(KioskError) as info:
+    with pytest.raises(CameraError) as info:
         camera.confirm(2, "As")
     assert "A♠" in info.value.text("en") and "già in questa mano" in info.value.text("it")
     with pytest.raises(ValueError):
         camera.confirm(9, "8c")  # no such player: the engine refuses
-    with pytest.raises(KioskError):
+    with pytest.raises(CameraError):
         camera.confirm(1, "banana")
     assert table.hand is not None and len(table.hand.events) == events
 
@@ -113,7 +118,7 @@ def test_auto_confirm_only_when_sure_and_stable(camera: TableCamera, table: Tabl
     camera.update([reading("As", 3, 0.99, frames=6)], FRAME)  # already in the hand
     camera.update([reading("8c", 3, 0.60, frames=6)], FRAME)  # low confidence
     assert up_cards(table, 1) == [] and up_cards(table, 2) == [] and up_cards(table, 3) == []
-    assert camera.proposals[0]["state"] == "low"
+    assert camera.proposals[0].state == "low"
     camera.update([reading("5h", 1, 0.99, frames=4)], FRAME)
     assert up_cards(table, 1) == ["5h"]
     # more frames in a row than the stabiliser's window of 5: counted all the same
@@ -145,8 +150,7 @@ def test_every_reading_is_shown_for_the_calibration_with_its_seat(camera: TableC
     camera.set_zones({"1": ZONES[1]})
     # seat 2 expects no card now and 5h lies outside every zone: neither is proposed, both shown
     camera.update([reading("Ks", 1, 0.5), far], FRAME)
-    assert camera.proposals == [{"seat": 1, "card": "Ks", "confidence": 0.5, "frames": 3,
-                                 "streak": 3, "state": "low", "kind": "deal"}]
+    assert camera.proposals == [SeatProposal(1, "Ks", 0.5, 3, 3, "low", "deal")]
     shown = camera.snapshot("it")["readings"]
     assert [(r["card"], r["seat"], r["text"]) for r in shown] == [
         ("Ks", 1, "K♠ 50% · posto 1"), ("5h", None, "5♥ 99% · fuori dalle zone")]
@@ -219,7 +223,8 @@ def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: Tabl
     saved = json.loads((tmp_path / "camera-table-1.json").read_text())
     assert saved["zones"]["2"] == ZONES[2] and saved["settings"]["auto_frames"] == 6
     again = TableCamera(table, tmp_path / "camera-table-1.json")
-    assert again.zones == {k: v for k, v in ZONES.items()} and again.settings["auto_confirm"]
+    assert {k: v.to_json() for k, v in again.zones.items()} == ZONES
+    assert again.settings.auto_confirm
 
 
 @pytest.mark.parametrize("zones", [
@@ -227,10 +232,10 @@ def test_zones_and_settings_are_saved_per_table(camera: TableCamera, table: Tabl
     {"11": [0, 0, 1, 1]}, {"1": "everywhere"}, ["not", "a", "mapping"],
 ])
 def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) -> None:
-    with pytest.raises(KioskError) as info:
+    with pytest.raises(CameraError) as info:
         camera.set_zones(zones)
     assert info.value.text("en") and info.value.text("it") != info.value.text("en")
-    assert camera.zones == {k: v for k, v in ZONES.items()}
+    assert {k: v.to_json() for k, v in camera.zones.items()} == ZONES
 
 
 @pytest.mark.parametrize("settings", [
@@ -238,7 +243,7 @@ def test_bad_zones_are_refused_with_reasons(camera: TableCamera, zones: object) 
     {"colour": "red"}, {"detail": 1}, {"detail": True}, {"detail": "sometimes"},
 ])
 def test_bad_settings_are_refused(camera: TableCamera, settings: dict[str, object]) -> None:
-    with pytest.raises(KioskError, match="auto_confirm"):
+    with pytest.raises(CameraError, match="auto_confirm"):
         camera.set_settings(settings)
 
 
@@ -246,7 +251,7 @@ def far_table(tmp_path: Path) -> tuple[Path, set[str], set[str]]:
     """A camera farther off (ranks of about 11.5 px, some indices too small for the frame's own
     scale): a folder holding its picture, the cards read at the picture's own scale and those
     read only in detail."""
-    scene = cv2.resize(load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"),
+    scene = cv2.resize(load_image(SCENES / "scene07.jpg"),
                        None, fx=0.7, fy=0.7, interpolation=cv2.INTER_AREA)
     folder = tmp_path / "pictures"
     folder.mkdir()
@@ -262,7 +267,7 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
                                                          tmp_path: Path) -> None:
     folder, plain, small = far_table(tmp_path)
     cam = TableCamera(table, tmp_path / "camera-table-1.json")
-    assert cam.settings["detail"] == "auto"
+    assert cam.settings.detail == "auto"
     cam.set_settings({"detail": "off"})
 
     def read() -> set[str]:
@@ -330,7 +335,7 @@ def test_a_saved_detail_setting_is_read_back(table: TableService, tmp_path: Path
     """Saved as true or false before it had three modes: true was "on", false the default."""
     path = tmp_path / "camera-table-1.json"
     path.write_text(json.dumps({"zones": {}, "settings": {"detail": saved}}), encoding="utf-8")
-    assert TableCamera(table, path).settings["detail"] == mode
+    assert TableCamera(table, path).settings.detail == mode
 
 
 def test_seats_in_the_hand_without_a_zone_are_named(table: TableService, tmp_path: Path) -> None:
@@ -372,7 +377,7 @@ def test_at_the_showdown_the_down_cards_turned_up_are_proposed(tmp_path: Path) -
     props = cam.update([reading("3c", 3, 0.98), reading("8h", 3), reading("Kd", 3),
                         reading("6d", 3, 0.5), reading("9c", 1)], FRAME)
     # her own up card is not proposed, Bruno's down card is flagged, seat 1 is not showing
-    assert [(p["seat"], p["card"], p["kind"], p["state"]) for p in props] == [
+    assert [(p.seat, p.card, p.kind, p.state) for p in props] == [
         (3, "3c", "show", "ok"), (3, "Kd", "show", "in_hand"), (3, "6d", "show", "low")]
     assert cam.snapshot("en")["proposals"][0]["text"] == "Seat 3 shows: 3♣ 98%"
     assert cam.snapshot("it")["proposals"][0]["text"] == "Posto 3 mostra: 3♣ 98%"
@@ -389,7 +394,7 @@ def test_the_camera_is_read_at_the_configured_size(live_kiosk: Any, tmp_path: Pa
     # dealer calibrates on is the frame the readers read
     folder = tmp_path / "pictures"
     folder.mkdir()
-    scene = load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg")
+    scene = load_image(SCENES / "scene07.jpg")
     cv2.imwrite(str(folder / "table.png"), cv2.resize(scene, (1920, 1080)))
     server = live_kiosk(env={"STUD_KIOSK_CAMERA": str(folder),
                              "STUD_KIOSK_CAMERA_SIZE": "960x540"})
@@ -412,7 +417,7 @@ def test_a_malformed_camera_size_is_reported_and_the_kiosk_runs_on(live_kiosk: A
     folder = tmp_path / "pictures"
     folder.mkdir()
     cv2.imwrite(str(folder / "table.png"),
-                load_image(Path(__file__).parent / "fixtures" / "camera" / "scene07.jpg"))
+                load_image(SCENES / "scene07.jpg"))
     instance = tmp_path / "instance"
     instance.mkdir()
     (instance / "camera.json").write_text(json.dumps({"source": str(folder), "size": "big"}),

@@ -11,12 +11,9 @@ from kiosk.service import TableService
 from kiosk.store import Store
 from tests.kiosk import driver
 
-#: three seats side by side, as fractions of the picture
-ZONES = {1: [0.0, 0.0, 0.33, 1.0], 2: [0.33, 0.0, 0.66, 1.0], 3: [0.66, 0.0, 1.0, 1.0]}
-
 
 @pytest.fixture
-def table(tmp_path: Path) -> TableService:
+def dealt_table(tmp_path: Path) -> TableService:
     """The scripted hand's table, its down cards dealt (seat 3's not entered): third street's
     up cards are expected next."""
     table = TableService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "StudProtocol.h"
+#include "../stud_table/StudProtocol.h"
 
 static unsigned long nowMs() {
   timespec ts;
