@@ -164,6 +164,9 @@ if [ "$screen" != none ]; then
     else
         packages+=(chromium)              # Debian
     fi
+    # the dealer screen's spoken prompts (a house option): Chromium speaks through
+    # speech-dispatcher, which uses espeak-ng's Italian and English voices
+    packages+=(speech-dispatcher espeak-ng)
 fi
 [ "$screen" != cage ] || packages+=(cage)
 missing=()

@@ -289,6 +289,18 @@ class Hand:
             return {}
         return {n: (d, u) for n, (d, u) in self._need.items()}
 
+    def next_card(self) -> tuple[int, bool] | None:
+        """Where the next card of the street being dealt goes in dealing order, and whether it is
+        dealt up: the street's cards go round one at a time clockwise from the dealer's left, its
+        down cards before its up card, so the next card is the first seat's (in dealing order) of
+        those that still need the most. None when no card is being dealt."""
+        if self._phase != "deal" or not self._need:
+            return None
+        pending = [n for n in self._order if n in self._need]
+        most = max(sum(self._need[n]) for n in pending)
+        seat = next(n for n in pending if sum(self._need[n]) == most)
+        return seat, self._need[seat][0] == 0
+
     @property
     def street(self) -> int:
         """The index of the street being dealt or bet (0 = the first)."""
@@ -526,9 +538,14 @@ class Hand:
 
     def _options(self, number: int) -> list[LegalAction]:
         seat = self._seats[number]
-        return self._round.options(
+        options = self._round.options(
             number, seat.bet, seat.stack, self.settings, len(self._bettable())
         )
+        return [
+            LegalAction(o.action, o.amount, o.to, all_in=True)
+            if o.amount and o.amount == seat.stack else o
+            for o in options
+        ]
 
     def _check_act(self, event: Act) -> Act:
         if self._phase != "betting":

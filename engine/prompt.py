@@ -10,7 +10,7 @@ language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.i18n import translate
@@ -18,11 +18,13 @@ from engine.i18n import translate
 
 @dataclass(frozen=True, slots=True)
 class LegalAction:
-    """An action the seat to act may take: ``amount`` chips now, ``to`` its round total after."""
+    """An action the seat to act may take: ``amount`` chips now, ``to`` its round total after;
+    ``all_in`` when those chips are all the seat has left (a call or raise that puts it all in)."""
 
     action: str
     amount: int
     to: int
+    all_in: bool = field(default=False, repr=False, compare=False)
 
     def text(self, lang: str = "en") -> str:
         """``call 5``, ``raise to 10``, ``fold``."""
@@ -147,6 +149,6 @@ def _steps(steps: list[str], lang: str) -> str:
 
 
 def _seat_label(seat: int, name: str, lang: str) -> str:
-    if name:
+    if name and name != str(seat):  # a seat named after its own number says nothing more
         return translate("play.seat_named", lang, seat=seat, name=name)
     return translate("play.seat", lang, seat=seat)

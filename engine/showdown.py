@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.beats import Beaten
 from engine.cards import Card
 from engine.evaluate import HandValue
 from engine.i18n import translate
@@ -82,6 +83,8 @@ class PotResult:
     no_low: bool = False
     odd_chips: tuple[OddChip, ...] = ()
     awards: tuple[tuple[int, int], ...] = ()
+    beaten: tuple[Beaten, ...] = ()
+    """The hands shown for this pot that did not win a half of it, each with why."""
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
@@ -95,6 +98,7 @@ class PotResult:
             "no_low": self.no_low,
             "odd_chips": [o.to_dict(lang) for o in self.odd_chips],
             "awards": {str(s): a for s, a in self.awards},
+            "beaten": [b.to_dict(lang) for b in self.beaten],
         }
 
 
@@ -237,6 +241,10 @@ def settle_pot(
     awards: dict[int, int] = {}
     for share in (*high, *low):
         awards[share.seat] = awards.get(share.seat, 0) + share.amount
+    beaten = _beaten(half, contenders, high_seats, high_hands)
+    if low_seats:
+        shown = [s for s in contenders if s in high_hands]
+        beaten += _beaten("low", shown, low_seats, low_hands, no_low=True)
     return PotResult(
         index=index,
         amount=pot.amount,
@@ -246,7 +254,27 @@ def settle_pot(
         no_low=winners_low is not None and len(contenders) > 1 and not low_seats,
         odd_chips=tuple(odd_chips),
         awards=tuple(sorted(awards.items())),
+        beaten=tuple(beaten),
     )
+
+
+def _beaten(
+    half: str,
+    contenders: Sequence[int],
+    winners: Sequence[int],
+    hands: Mapping[int, HandValue],
+    no_low: bool = False,
+) -> list[Beaten]:
+    """The contenders' hands that lost ``half`` to ``winners``: the shown ones, and with
+    ``no_low`` those with no qualifying low as well (``hands`` then holds only the lows)."""
+    if not winners or winners[0] not in hands:
+        return []
+    top = hands[winners[0]]
+    return [
+        Beaten(seat, half, hands.get(seat), winners[0], top)
+        for seat in contenders
+        if seat not in winners and (seat in hands or no_low)
+    ]
 
 
 def settle(

@@ -22,6 +22,7 @@ from engine.i18n import LANGUAGES
 from kiosk.errors import Kind, KioskError, answer
 from kiosk.extensions import socketio
 from kiosk.i18n import t
+from kiosk.presenter import undone_text
 from kiosk.service import TableService, service
 
 ROLES = ("dealer", "spectator")
@@ -161,10 +162,16 @@ def _control(name: str, call: Callable[[TableService, str], Any]) -> Callable[..
         if role != "dealer":
             return answer(KioskError("live.read_only", Kind.DEALER_ONLY), lang)
         try:
-            call(service(), payload)
+            result = call(service(), payload)
         except ValueError as exc:  # the kiosk's and the engine's refusals, in words
             return answer(exc, lang)
-        return {"ok": True}
+        reply: dict[str, Any] = {"ok": True}
+        if isinstance(result, dict) and "undone" in result:
+            # the screen says what was taken back, and goes back to where it was (an undo sent
+            # again with its id gets the first undo's event)
+            reply["undone"] = result["undone"]
+            reply["undone_text"] = undone_text(service(), result["undone"], lang)
+        return reply
 
     handler.__name__ = f"on_{name}"
     socketio.on_event(name, handler)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import Act, Community, Deal
 from kiosk.i18n import ui_catalog
+from kiosk.table_setup import screen_options
 
 if TYPE_CHECKING:
     from kiosk.service import TableService
@@ -22,6 +23,12 @@ SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 def _ui(key: str, lang: str, **params: Any) -> str:
     return ui_catalog().translate(key, lang, **params)
+
+
+def _to(name: str, lang: str) -> str:
+    """"to Anna": Italian says "ad Anna" but "a Bruno"."""
+    key = "to.ad" if lang == "it" and name[:1].lower() == "a" else "to"
+    return _ui(key, lang, name=name)
 
 
 def _card(card: Any) -> str | None:
@@ -119,6 +126,7 @@ def _present_result(result: Any, names: dict[int, str], public: set[int], dealer
                     "half": half,
                     "seat": share.seat,
                     "name": names.get(share.seat, str(share.seat)),
+                    "to": _to(names.get(share.seat, str(share.seat)), lang),
                     "amount": share.amount,
                     "hand": _hand_words(share.hand, lang) if show else None,
                     "cards": [str(c) for c in share.hand.cards]
@@ -139,12 +147,24 @@ def _present_result(result: Any, names: dict[int, str], public: set[int], dealer
                 for seat, amount in sorted(dict(pot.awards).items())
             ],
             "odd_chips": [chip.text(lang) for chip in pot.odd_chips],
+            "beaten": [
+                {
+                    "seat": b.seat,
+                    "name": names.get(b.seat, str(b.seat)),
+                    "half": b.half,
+                    "hand": b.name(lang),
+                    "why": b.why(lang),
+                }
+                for b in getattr(pot, "beaten", ())
+                if dealer or b.seat in public
+            ],
         })
     return {
         "misdeal": bool(result.misdeal),
         "pots": pots,
         "returned": [
-            {"seat": seat, "name": names.get(seat, str(seat)), "amount": amount}
+            {"seat": seat, "name": names.get(seat, str(seat)),
+             "to": _to(names.get(seat, str(seat)), lang), "amount": amount}
             for seat, amount in result.returned
         ],
         "payouts": [
@@ -184,10 +204,14 @@ def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
     if dealer:
         view["prompt"]["text"] = prompt.text(lang)
         view["prompt"]["params"] = _jsonable(prompt.params)
+        view["prompt"]["say"] = _say(prompt, names, lang)
         view["legal"] = [
-            {"action": a.action, "amount": a.amount, "to": a.to, "label": a.text(lang)}
+            {"action": a.action, "amount": a.amount, "to": a.to, "label": a.text(lang),
+             "all_in": a.all_in}
             for a in hand.legal_actions()
         ]
+        nxt = hand.next_card()
+        view["next_card"] = None if nxt is None else {"seat": nxt[0], "up": nxt[1]}
         view["seen"] = sorted(
             {str(slot.card) for seat in state.seats for slot in seat.cards if slot.card}
             | {str(c) for c in state.community if c}
@@ -199,6 +223,84 @@ def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
         }
         view["events"] = len(hand.events)
     return view
+
+
+def _called(seat: int, names: dict[int, str], lang: str) -> str:
+    """How the screen calls a seat: its player's name, or "seat 3" for a seat without one."""
+    name = names.get(seat, "")
+    return name if name and name != str(seat) else _ui("say.seat", lang, seat=seat)
+
+
+def _say(prompt: Any, names: dict[int, str], lang: str) -> str:
+    """The prompt as the dealer screen says it aloud: short, the player by name."""
+    kind = prompt.kind
+    if kind == "deal":
+        return _street_text(prompt.param("street"), lang)
+    if kind not in ("act", "bring_in", "show") or not prompt.seats:
+        return ""
+    called = _called(prompt.seats[0], names, lang)
+    if kind == "act":
+        return _ui("say.act", lang, name=called, to=_to(called, lang))
+    if kind == "show":
+        return _ui("say.show", lang, name=called)
+    if prompt.param("complete") is None:
+        key = "say.bring_in_all_in" if prompt.param("all_in") else "say.bring_in_only"
+        return _ui(key, lang, name=called, amount=prompt.param("bring_in"))
+    return _ui("say.bring_in", lang, name=called, amount=prompt.param("bring_in"),
+               complete=prompt.param("complete"))
+
+
+def _card_label(code: str | None) -> str:
+    """A card as the screens draw it: ``K♥``, ``10♠``."""
+    if not code:
+        return ""
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
+def undone_text(table: TableService, event: dict[str, Any], lang: str) -> str:
+    """What an undo took back, in words: "K♥ di Anna", "Anna vede 5"."""
+    hand = table.hand
+    names = {s.number: s.name for s in hand.settings.seats} if hand is not None else {}
+    kind = str(event.get("type"))
+    seat = event.get("seat")
+    name = _called(int(seat), names, lang) if isinstance(seat, int) else ""
+    card = _card_label(event.get("card"))
+    if kind == "act":
+        amount = int(event.get("amount") or 0)
+        before = hand.seat_bet(int(seat)) if hand is not None and isinstance(seat, int) else 0
+        to = before + amount
+        return _ui(f"did.{event.get('action')}", lang, name=name, amount=amount, to=to)
+    if kind == "deal" and not card:
+        return _ui("undone.deal_unknown", lang, name=name)
+    if f"undone.{kind}" in ui_catalog().messages("en"):
+        return _ui(f"undone.{kind}", lang, name=name, card=card)
+    return kind
+
+
+def _stakes_text(setup: dict[str, Any], settings: Any, lang: str) -> str:
+    """The stakes with their names: "ante 1 · bring-in 2 · bets 5/10" (a game played without a
+    bring-in, as Sökö by default, shows none; an ante of 0 neither)."""
+    stakes = setup["stakes"]
+    parts = []
+    if int(stakes["ante"]):
+        parts.append(_ui("stakes.text.ante", lang, amount=stakes["ante"]))
+    bring_in = settings.has_bring_in if settings is not None else int(stakes["bring_in"]) > 0
+    if bring_in:
+        parts.append(_ui("stakes.text.bring_in", lang, amount=stakes["bring_in"]))
+    parts.append(_ui("stakes.text.bets", lang, small=stakes["small_bet"], big=stakes["big_bet"]))
+    return " · ".join(parts)
+
+
+def _settings(table: TableService) -> Any:
+    """The engine's settings of the hand on the table, else of the setup (None if it has none)."""
+    if table.hand is not None:
+        return table.hand.settings
+    from kiosk.service import settings_from_setup
+
+    try:
+        return settings_from_setup(table._setup)
+    except ValueError:
+        return None
 
 
 def _street_text(name: str | None, lang: str) -> str:
@@ -235,11 +337,14 @@ def present(table: TableService, role: str, lang: str) -> dict[str, Any]:
             "game": setup["game"],
             "game_name": _ui(f"game.{setup['game']}", lang),
             "stakes": dict(setup["stakes"]),
+            "stakes_text": _stakes_text(setup, _settings(table), lang),
             "dealer": setup["dealer"],
             "seats": seats,
         },
         "hand": None,
     }
+    if dealer:
+        view["table"]["screen"] = screen_options(setup)
     if dealer and table.notice is not None:
         view["notice"] = table.notice.text(lang)
     if table.hand is not None:

@@ -35,6 +35,8 @@ CHIPS_MOST = 10**9
 LOCK_AFTER_MOST = 24 * 60
 #: the most raises a house may allow in a betting round
 RAISES_MOST = 99
+#: the table's usual buy-in unless the house sets another: what a seat sitting down starts with
+DEFAULT_BUY_IN = 200
 
 #: characters that reorder text (a right-to-left override turns "evil" into "live"): never kept
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -107,10 +109,23 @@ class Seat(_Form):
         return cleaned
 
 
+class Screen(_Form):
+    """The dealer screen's house options."""
+
+    #: a short tone after every entry
+    sound: bool = False
+    #: the dealer screen says whose turn it is (the browser's speech synthesis)
+    speech: bool = False
+    #: known down cards drawn as backs on the dealer screen, shown while a finger holds them
+    hide_down: bool = True
+
+
 class Setup(_Form):
     game: str
     stakes: Stakes
     rules: Rules = Field(default_factory=Rules)
+    buy_in: Annotated[int, Field(ge=1, le=CHIPS_MOST)] = DEFAULT_BUY_IN
+    screen: Screen = Field(default_factory=Screen)
     dealer: Annotated[int, Field(ge=0, le=SEAT_COUNT)] = 0
     lock_after_minutes: Annotated[float, Field(ge=0, le=LOCK_AFTER_MOST)] = 0
     seats: list[Seat]
@@ -130,15 +145,23 @@ class Setup(_Form):
         return sorted(seats, key=lambda s: s.seat)
 
 
+#: the parts of a setup that are objects of their own, by field name
+_PARTS: dict[str, type[BaseModel]] = {"stakes": Stakes, "rules": Rules, "screen": Screen}
+
+
 def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, dict[str, Any]]:
     """The message key and parameters saying what is allowed at ``loc``."""
     name = str(loc[-1]) if loc else ""
     if error_type == "extra_forbidden":
+        if len(loc) >= 2 and loc[-2] in _PARTS:
+            return "setup.allow.unknown_in", {"fields": ", ".join(_PARTS[loc[-2]].model_fields)}
         return "setup.allow.unknown", {}
     if error_type == "missing":
         return "setup.allow.missing", {}
     if "seats" in message and name == "seats":
         return "setup.allow.seats", {"most": SEAT_COUNT}
+    if name in _PARTS and error_type in ("model_type", "model_attributes_type"):
+        return "setup.allow.fields", {"fields": ", ".join(_PARTS[name].model_fields)}
     if name == "game":
         return "setup.allow.choice", {"allowed": ", ".join(VARIANTS)}
     if name == "odd_chip":
@@ -149,8 +172,9 @@ def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, 
         return "setup.allow.minutes", {"most": LOCK_AFTER_MOST}
     bounds = {"seat": (1, SEAT_COUNT), "dealer": (0, SEAT_COUNT), "max_raises": (0, RAISES_MOST),
               "small_bet": (1, CHIPS_MOST), "big_bet": (1, CHIPS_MOST),
-              "chip_unit": (1, CHIPS_MOST)}
-    if name in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in", "active"):
+              "chip_unit": (1, CHIPS_MOST), "buy_in": (1, CHIPS_MOST)}
+    if name in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in", "active",
+                *Screen.model_fields):
         return "setup.allow.flag", {}
     least, most = bounds.get(name, (0, CHIPS_MOST))
     return "setup.allow.whole", {"least": least, "most": most}

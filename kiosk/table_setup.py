@@ -1,4 +1,5 @@
-"""The table's setup as the dealer edits it: game, stakes, house rules, seats and dealer position.
+"""The table's setup as the dealer edits it: game, stakes, house rules, the usual buy-in, the dealer
+screen's house options, seats and dealer position.
 
 The setup is plain JSON (stored under the ``table`` key of the store). :func:`parse_form` reads the
 setup page's form through the setup's one schema (:mod:`kiosk.setup_schema`) and returns the new
@@ -16,7 +17,7 @@ from typing import Any
 from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
 from engine.variants import VARIANTS
 from kiosk.errors import KioskError
-from kiosk.setup_schema import SEAT_COUNT, validate_setup
+from kiosk.setup_schema import DEFAULT_BUY_IN, SEAT_COUNT, Screen, validate_setup
 
 GAMES: tuple[str, ...] = tuple(VARIANTS)
 """The games the setup page offers: every game the engine plays."""
@@ -33,12 +34,22 @@ DEFAULT_RULES: dict[str, Any] = {
 }
 """The house rules of a new table: the engine's defaults, under the setup's names."""
 
-__all__ = ["DEFAULT_RULES", "GAMES", "ODD_CHIP_RULES", "SEAT_COUNT", "default_setup", "parse_form"]
+__all__ = [
+    "DEFAULT_BUY_IN", "DEFAULT_RULES", "DEFAULT_SCREEN", "GAMES", "ODD_CHIP_RULES",
+    "SCREEN_OPTIONS", "SEAT_COUNT", "buy_in", "default_setup", "form_setup", "parse_form",
+    "screen_options", "with_defaults",
+]
+
+SCREEN_OPTIONS: tuple[str, ...] = tuple(Screen.model_fields)
+"""The dealer screen's house options (the schema's :class:`~kiosk.setup_schema.Screen`)."""
+DEFAULT_SCREEN: dict[str, bool] = Screen().model_dump()
 
 DEFAULT_SETUP: dict[str, Any] = {
     "game": "seven-card-stud-hilo",
     "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
     "rules": DEFAULT_RULES,
+    "buy_in": DEFAULT_BUY_IN,
+    "screen": DEFAULT_SCREEN,
     "dealer": 0,
     "lock_after_minutes": 0,  # the dealer screen locks after this long idle (0: never)
     "seats": [
@@ -55,9 +66,27 @@ def active_seats(setup: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [s for s in setup["seats"] if s["active"]]
 
 
+def screen_options(setup: Mapping[str, Any]) -> dict[str, bool]:
+    """The dealer screen's house options (a setup stored before they existed has the defaults)."""
+    return {**DEFAULT_SCREEN, **{k: bool(v) for k, v in dict(setup.get("screen") or {}).items()
+                                 if k in DEFAULT_SCREEN}}
+
+
+def buy_in(setup: Mapping[str, Any]) -> int:
+    """The table's usual buy-in (a setup stored before it existed has the default)."""
+    value = setup.get("buy_in")
+    return value if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_BUY_IN
+
+
+def with_defaults(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """``setup`` with the fields a setup stored before them lacks (``buy_in``, ``screen``)."""
+    return {**setup, "buy_in": buy_in(setup), "screen": screen_options(setup)}
+
+
 def form_setup(form: Mapping[str, str], current: Mapping[str, Any]) -> dict[str, Any]:
     """The setup the setup page's form asks for, its values as the form sent them (text): a
-    ticked box is ``"on"``, a stack is the stack plus the chips to add when both are numbers."""
+    ticked box is ``"on"``, a stack is the stack plus the chips to add when both are numbers, and
+    a seat that sits down with no stack written starts with the table's usual buy-in."""
 
     def text(name: str, default: Any = None) -> Any:
         value = form.get(name)
@@ -66,15 +95,21 @@ def form_setup(form: Mapping[str, str], current: Mapping[str, Any]) -> dict[str,
     def ticked(name: str) -> bool:
         return form.get(name) in ("on", "1", "true")
 
+    usual = text("buy_in", str(buy_in(current)))
+    was_playing = {s.get("seat") for s in current.get("seats", []) if s.get("active")}
     seats = []
     for n in range(1, SEAT_COUNT + 1):
         stack, add = text(f"stack_{n}", "0"), text(f"add_{n}", "0")
+        active = ticked(f"active_{n}")
+        if (active and n not in was_playing and stack.isdigit() and int(stack) == 0
+                and usual.isdigit()):
+            stack = usual  # a player sitting down buys in for the table's usual amount
         if stack.isdigit() and add.isdigit():
             stack = str(int(stack) + int(add))
         elif stack.isdigit():
             stack = add  # the chips to add are what is wrong: said of the stack
         seats.append({"seat": str(n), "name": form.get(f"name_{n}") or "", "stack": stack,
-                      "active": ticked(f"active_{n}")})
+                      "active": active})
     return {
         "game": text("game", current.get("game")),
         "stakes": {key: text(key, "") for key in ("ante", "bring_in", "small_bet", "big_bet")},
@@ -85,6 +120,8 @@ def form_setup(form: Mapping[str, str], current: Mapping[str, Any]) -> dict[str,
             **{flag: ticked(flag)
                for flag in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in")},
         },
+        "buy_in": usual,
+        "screen": {flag: ticked(f"screen_{flag}") for flag in SCREEN_OPTIONS},
         "dealer": text("dealer", "0"),
         "lock_after_minutes": text("lock_after_minutes", "0"),
         "seats": seats,

@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 #: a deck file's format: bumped when the pixels an example keeps change meaning
 FORMAT = 1
-#: an example keeps each glyph as an upright grey window this many pixels square, spanning
+#: an example keeps each glyph as an upright colour window this many pixels square, spanning
 #: ``GLYPH_SPAN`` of the glyph's size about its centre: room around it for the reader to cut the
 #: glyph out again its own way (a window, not a feature, so that a better reader can reread
 #: every deck already learned)
@@ -91,7 +91,7 @@ class Corner:
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """One card of the deck as the camera saw it: its rank and suit windows (grey, upright,
+    """One card of the deck as the camera saw it: its rank and suit windows (BGR, upright,
     ``GLYPH_PX`` square; None where that glyph was not seen), a colour thumbnail of the corner,
     the card, where it came from ("registration", "hand 12", "labels 0003.jpg") and when."""
 
@@ -186,13 +186,13 @@ class Deck:
         examples = list(self)
         meta = {"format": FORMAT, "name": self.name,
                 "examples": [{**e.to_json(), "dark": e.dark} for e in examples]}
-        blank = np.zeros((GLYPH_PX, GLYPH_PX), np.uint8)
+        blank = np.zeros((GLYPH_PX, GLYPH_PX, 3), np.uint8)
         arrays: dict[str, Any] = {
             "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8),
             "rank": np.stack([e.rank if e.rank is not None else blank for e in examples])
-            if examples else np.zeros((0, GLYPH_PX, GLYPH_PX), np.uint8),
+            if examples else np.zeros((0, GLYPH_PX, GLYPH_PX, 3), np.uint8),
             "suit": np.stack([e.suit if e.suit is not None else blank for e in examples])
-            if examples else np.zeros((0, GLYPH_PX, GLYPH_PX), np.uint8),
+            if examples else np.zeros((0, GLYPH_PX, GLYPH_PX, 3), np.uint8),
             "thumb": np.stack([e.thumb for e in examples])
             if examples else np.zeros((0, THUMB_PX, THUMB_PX, 3), np.uint8),
         }
@@ -294,7 +294,7 @@ def _upright(image: Image, cx: float, cy: float, down: tuple[float, float], side
     import cv2
 
     dx, dy = down
-    ax, ay = -dy, dx  # the card's right when its down is (dx, dy)
+    ax, ay = dy, -dx  # the card's right when its down is (dx, dy)
     s = side / px
     # output (col, row) -> frame: centre + (col - px/2) * s * right + (row - px/2) * s * down
     m = np.array([[ax * s, dx * s, cx - (ax + dx) * s * px / 2.0],
@@ -303,9 +303,11 @@ def _upright(image: Image, cx: float, cy: float, down: tuple[float, float], side
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def glyph_window(gray: Image, glyph: Glyph, down: tuple[float, float]) -> npt.NDArray[np.uint8]:
-    """A glyph's upright grey window, as an example keeps it and a reader compares it."""
-    return _upright(gray, glyph.cx, glyph.cy, down, GLYPH_SPAN * glyph.size,
+def glyph_window(image: Image, glyph: Glyph, down: tuple[float, float]
+                 ) -> npt.NDArray[np.uint8]:
+    """A glyph's upright colour window of the BGR ``image``, as an example keeps it and a
+    reader compares it."""
+    return _upright(image, glyph.cx, glyph.cy, down, GLYPH_SPAN * glyph.size,
                     GLYPH_PX).astype(np.uint8)
 
 
@@ -317,12 +319,65 @@ def corner_thumb(image: Image, corner: Corner) -> npt.NDArray[np.uint8]:
     return _upright(colour, cx, cy, corner.down, THUMB_SPAN * r.size, THUMB_PX).astype(np.uint8)
 
 
-def example_at(image: Image, corner: Corner, card: str, source: str) -> Example:
-    """The example of ``card`` that ``corner`` of the BGR ``image`` gives."""
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """A card whose place in a picture is known (a labels file, as the validation pictures'):
+    its card (None face down) and its quad, as ``Corner.quad``."""
+
+    card: str | None
+    quad: tuple[tuple[float, float], ...]
+
+
+#: a corner is a labelled card's index corner when its rank lies within this share of the card's
+#: width and height from one of its corners, and its down within ``INDEX_TURN`` degrees of the
+#: card's (the top corners) or the card's turned half round (the bottom ones)
+INDEX_REACH = 0.3
+INDEX_TURN = 45.0
+
+
+def index_of(corner: Corner, cards: list[Labelled]) -> Labelled | None:
+    """The face-up card of ``cards`` (listed bottom card first) whose index ``corner`` is: the
+    top card where its rank lies, when the rank lies in one of that card's corners and the
+    corner's down is the card's there. None for anything else (a pip paired with a glyph, a
+    corner read off a covered part)."""
     import cv2
 
+    point = np.array([[corner.center]], np.float32)
+    owner = None
+    for card in cards:
+        if cv2.pointPolygonTest(np.array(card.quad, np.float32), corner.center, False) >= 0:
+            owner = card
+    if owner is None or owner.card is None:
+        return None
+    quad = np.array(owner.quad, np.float32)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    u, v = cv2.perspectiveTransform(point, cv2.getPerspectiveTransform(quad, unit))[0, 0]
+    near = min(u, 1.0 - u) <= INDEX_REACH and min(v, 1.0 - v) <= INDEX_REACH
+    down = (quad[3] + quad[2] - quad[0] - quad[1]) / 2.0
+    down /= max(float(np.hypot(*down)), 1e-6)
+    if v > 0.5:
+        down = -down
+    along = float(down[0] * corner.down[0] + down[1] * corner.down[1])
+    return owner if near and along >= np.cos(np.radians(INDEX_TURN)) else None
+
+
+def examples_in(image: Image, corners: list[Corner], cards: list[Labelled], source: str
+                ) -> list[Example]:
+    """The examples that the labelled ``cards`` give: one for every corner that is a face-up
+    card's index (``index_of``)."""
+    out = []
+    for corner in corners:
+        card = index_of(corner, cards)
+        if card is not None and card.card is not None:
+            out.append(example_at(image, corner, card.card, source))
+    return out
+
+
+def example_at(image: Image, corner: Corner, card: str, source: str) -> Example:
+    """The example of ``card`` that ``corner`` of the BGR ``image`` gives."""
     check_card(card)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return Example(new_id(), card, glyph_window(gray, corner.rank, corner.down),
-                   None if corner.suit is None else glyph_window(gray, corner.suit, corner.down),
+    if image.ndim == 2:
+        image = np.dstack([image] * 3)
+    return Example(new_id(), card, glyph_window(image, corner.rank, corner.down),
+                   None if corner.suit is None else glyph_window(image, corner.suit, corner.down),
                    corner_thumb(image, corner), corner.dark, source)

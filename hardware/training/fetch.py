@@ -2,9 +2,12 @@
 
 Only these sources are used (everything else, notably the validation set's designs, is kept out):
 
-- npm ``@heruka_urgyen/react-playing-cards@0.5.0`` (CC0) and ``cardsJS@1.1.1``;
+- npm ``@heruka_urgyen/react-playing-cards@0.5.0`` (CC0), ``cardsJS@1.1.1`` and
+  ``@younestouati/playing-cards-standard-deck@3.0.0`` (LGPL-3.0);
 - Debian ``gnome-cards-data``: anglo, anglo_poker, anglo_modern, gnomangelo, simplistic,
-  neoclassical, plastic;
+  neoclassical, plastic, ancient_french, anglo_bitmap, anglo_modern_4_color, berlin,
+  gnomangelo_bitmap, guyenne-classic, lattmann, neoclassical_4_color, orell, rheinland,
+  slavic_costumes (those with French suits: swiss-xvii's are Swiss);
 - Debian ``kdegames-card-data-kf5``: konqi.
 
 Downloads and renders live in ``.cache/cards`` (git-ignored). Needs ``npm``, ``apt-get``,
@@ -28,10 +31,13 @@ SUITS = "cdhs"
 NPM_PACKAGES = {
     "heruka": "@heruka_urgyen/react-playing-cards@0.5.0",
     "cardsjs": "cardsJS@1.1.1",
+    "younes": "@younestouati/playing-cards-standard-deck@3.0.0",
 }
 DEBIAN_PACKAGES = ["gnome-cards-data", "kdegames-card-data-kf5"]
 GNOME_DECKS = ["anglo", "anglo_poker", "anglo_modern", "gnomangelo", "simplistic",
-               "neoclassical", "plastic"]
+               "neoclassical", "plastic", "ancient_french", "anglo_bitmap",
+               "anglo_modern_4_color", "berlin", "gnomangelo_bitmap", "guyenne-classic",
+               "lattmann", "neoclassical_4_color", "orell", "rheinland", "slavic_costumes"]
 KDE_DECKS = {"konqi": "svg-konqi-modern/konqi.svgz"}
 _GNOME_SUIT = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
 _GNOME_RANK = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "1"}
@@ -82,6 +88,12 @@ def _svg_jobs(cache: Path, out: Path, width: int) -> list[list[str]]:
             if not src.exists():
                 src = src.with_name(f"{rank}{suit.upper()}.svg")
             jobs.append([*base, "-o", str(out / "cardsjs" / f"{card}.png"), str(src)])
+    younes = cache / "npm/younes/package/cards"
+    for rank in RANKS:
+        for suit in SUITS:
+            number = {"A": "1", "T": "10", "J": "11", "Q": "12", "K": "13"}.get(rank, rank)
+            jobs.append([*base, "-o", str(out / "younes" / f"{rank}{suit}.png"),
+                         str(younes / f"{number}{suit}.svg")])
     for colour in ("Blue", "Red"):
         src = cache / "npm/cardsjs/package/cards" / f"{colour}_Back.svg"
         jobs.append([*base, "-o", str(out / "cardsjs" / f"back-{colour.lower()}.png"), str(src)])

@@ -26,6 +26,17 @@ import numpy.typing as npt
 from hardware.training.synth import CardArt, _box, _class_of_rank
 
 SUIT_CHARS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+#: the court cards' (and some aces') index letters in other countries' decks: French, German,
+#: Russian, Dutch, Italian, Swedish, Danish
+COURT_LETTERS: tuple[dict[str, str], ...] = (
+    {"J": "V", "Q": "D", "K": "R"},
+    {"J": "B", "Q": "D", "K": "K"},
+    {"J": "\u0412", "Q": "\u0414", "K": "\u041a", "A": "\u0422"},
+    {"J": "B", "Q": "V", "K": "H", "A": "A"},
+    {"J": "F", "Q": "D", "K": "R", "A": "1"},
+    {"J": "Kn", "Q": "D", "K": "K", "A": "E"},
+    {"J": "B", "Q": "D", "K": "K", "A": "Es"},
+)
 #: a grey mask, 0..1
 Mask = npt.NDArray[np.float32]
 
@@ -121,10 +132,12 @@ class FontDecks:
     """Draws cards in a random index style per deck; one instance per process."""
 
     def __init__(self, fonts: list[str] | None = None, width: int = 240, height: int = 336,
-                 evaluation: bool = False) -> None:
+                 evaluation: bool = False, letters_share: float = 0.0) -> None:
         from PIL import ImageFont
 
         self.width, self.height = width, height
+        #: the share of decks whose courts are printed in another country's letters
+        self.letters_share = letters_share
         self._font_type = ImageFont
         listed = fonts if fonts is not None else system_fonts(evaluation)
         self.fonts = [f for f in listed if self._has_ranks(f)]
@@ -186,6 +199,8 @@ class FontDecks:
             # suit under the rank, beside it, or in the other top corner
             "layout": rng.choices(("stacked", "beside", "apart"), weights=(8, 1, 1))[0],
         }
+        if self.letters_share and rng.random() < self.letters_share:
+            style["letters"] = rng.choice(COURT_LETTERS)
         base = rng.randint(215, 255)
         tint = [rng.randint(-25, 5) for _ in range(3)] if rng.random() < 0.5 else [0, 0, 0]
         style["face"] = tuple(int(np.clip(base + t, 0, 255)) for t in tint)
@@ -254,7 +269,7 @@ class FontDecks:
                 parts.append(("1", _fit(one, one.shape[0] * scale)))
                 parts.append(("T", _fit(zero, zero.shape[0] * scale)))
         else:
-            m = _render(font, rank, size, style["stroke"])
+            m = _render(font, style.get("letters", {}).get(rank, rank), size, style["stroke"])
             if m is None:
                 return None
             parts.append((_class_of_rank(rank), _fit(m, rank_h)))

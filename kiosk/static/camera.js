@@ -17,6 +17,8 @@
   }
 
   function note(message) {
+    /* on the dealer screen a refusal is answered as every other one (feedback.js) */
+    if (window.StudFeedback && $('toast')) { window.StudFeedback.say(message, 'error'); return; }
     var box = $('toast') || $('camera-hint');
     if (!box) return;
     box.textContent = message; box.hidden = false;

@@ -22,6 +22,8 @@
         (opts.unknown ? '?' : '') + '</span>';
     }
     var cls = 'card s-' + slot.card.charAt(1) + (slot.public === false ? ' down-known' : '');
+    /* a down card entered with its value: the dealer screen may draw it as a back with a mark
+       (kiosk.css, body.hide-down) until the dealer holds a finger on it */
     return '<span class="' + cls + '" data-card="' + esc(slot.card) + '">' + cardLabel(slot.card) + '</span>';
   }
   function messages() {

@@ -1,26 +1,26 @@
-/* The dealer's touchscreen: renders the state the server pushes and sends the dealer's taps. */
+/* The dealer's touchscreen: renders the state the server pushes and sends the dealer's taps.
+   Every entry is answered at once (feedback.js); the card picker follows the dealing order. */
 (function () {
   'use strict';
-  var S = window.Stud, t = S.t, esc = S.esc;
+  var S = window.Stud, t = S.t, esc = S.esc, F = window.StudFeedback;
   var app = document.getElementById('app');
   var lang = app.dataset.lang;
   var $ = function (id) { return document.getElementById(id); };
-  var state = null, online = false, target = null, targetUp = null, showPick = [], misdealArmed = null;
+  var state = null, online = false, showPick = [];
+  /* the dealer's own choice of where the next card goes ({seat, up}), or null: the picker then
+     follows the dealing order the engine gives (hand.next_card) */
+  var pick = null;
   var tool = null;  /* {seat, mode: null | 'identify' | 'expose'}: a correction to one seat's cards */
 
-  var socket = S.live('dealer', lang, function (st) { state = st; render(); }, function (on) {
-    online = on; renderBar();
-  });
+  var socket = S.live('dealer', lang, function (st) {
+    state = st;
+    F.configure(st.table.screen);
+    document.body.classList.toggle('hide-down', !!(st.table.screen && st.table.screen.hide_down));
+    render();
+  }, function (on) { online = on; renderBar(); });
   /* a serial card reader or button panel was refused, or a device came or went (kiosk/devices.py) */
-  socket.on('device_notice', function (notice) { toast(notice.message); });
+  socket.on('device_notice', function (notice) { F.say(notice.message, 'error'); });
 
-  function toast(message) {
-    var box = $('toast');
-    box.textContent = message;
-    box.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { box.hidden = true; }, 6000);
-  }
   /* every screen that was signed in is told when the dealer sessions end (a lock, a new PIN,
      the table idle): back to the PIN page */
   socket.on('locked', function () { window.location.reload(); });
@@ -40,18 +40,17 @@
       tries += 1;
       socket.timeout(8000).emit(name, sent, function (err, ack) {
         if (err) {
-          toast(t('live.offline'));
+          F.say(t('live.offline'), 'error');
           /* not answered: the same entry again once the link is back (a few times at most) */
           if (WITH_ID[name] && tries < 5) {
             if (socket.connected) setTimeout(attempt, 1000); else socket.once('connect', attempt);
           }
-        } else if (!ack || !ack.ok) toast((ack && ack.error) || '?');
-        else { $('toast').hidden = true; if (done) done(); }
+        } else if (!ack || !ack.ok) F.say((ack && ack.error) || '?', 'error');
+        else { F.clear(); if (done) done(ack); }
       });
     }
     attempt();
   }
-  function act(event) { send('act', event); }
 
   /* four-colour deck, remembered on this screen */
   var four = localStorage.getItem('fourColour') === '1';
@@ -64,30 +63,33 @@
   });
   applyFour();
 
-  $('undo').addEventListener('click', function () { showPick = []; send('undo'); });
-  $('misdeal').addEventListener('click', function () {
-    var b = $('misdeal');
-    if (misdealArmed) {
-      clearTimeout(misdealArmed); misdealArmed = null;
-      b.textContent = t('dealer.misdeal');
-      send('misdeal');
-      return;
+  /* ---- seats and cards ---- */
+  function seatOf(hand, number) {
+    for (var i = 0; i < hand.seats.length; i++) if (hand.seats[i].seat === number) return hand.seats[i];
+    return null;
+  }
+  /* a seat as the screen calls it: its player's name, or "seat 3" */
+  function called(seat) {
+    return seat.name && seat.name !== String(seat.seat) ? seat.name : t('say.seat', { seat: seat.seat });
+  }
+  /* where a card already in the hand is, in words, or null */
+  function whereIs(hand, code) {
+    var label = S.cardLabel(code);
+    for (var i = 0; i < hand.seats.length; i++) {
+      if (hand.seats[i].cards.some(function (c) { return c.card === code; })) {
+        return t('dealer.card_where', { card: label, name: called(hand.seats[i]) });
+      }
     }
-    b.textContent = t('dealer.misdeal.confirm');
-    misdealArmed = setTimeout(function () { misdealArmed = null; b.textContent = t('dealer.misdeal'); }, 4000);
-  });
-
-  function seatName(hand, number) {
-    for (var i = 0; i < hand.seats.length; i++) if (hand.seats[i].seat === number) return hand.seats[i].name;
-    return String(number);
+    if ((hand.community || []).indexOf(code) >= 0) return t('dealer.card_community', { card: label });
+    return null;
   }
 
   function renderBar() {
     var bar = $('hand-bar');
     if (!state) { bar.innerHTML = ''; return; }
-    var hand = state.hand, html = '<strong class="wide-only">' + esc(state.table.game_name) + '</strong>';
-    var st = state.table.stakes;
-    html += '<span class="muted wide-only">' + esc(st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet) + '</span>';
+    /* the game and its stakes in two short lines, so that the bar keeps its place for the rest */
+    var hand = state.hand, html = '<span class="game-info wide-only"><strong>' + esc(state.table.game_name) +
+      '</strong><span class="muted stakes" data-testid="stakes">' + esc(state.table.stakes_text) + '</span></span>';
     if (hand) {
       /* on a small screen a running hand's street and pot come before its number */
       html += '<span data-testid="hand-number" class="number' + (hand.finished ? '' : ' wide-only') + '">' +
@@ -102,32 +104,61 @@
     bar.innerHTML = html;
   }
 
-  function seatsHTML(hand, mark) {
-    var html = '<div class="seats" data-testid="seats">';
+  function cardsHTML(seat) {
+    return '<div class="cards">' + seat.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</div>';
+  }
+  /* opts: {mark: the seat dealt to, cls: 'big' | 'strip', needs: seats that may be picked} */
+  function seatsHTML(hand, opts) {
+    opts = opts || {};
+    var html = '<div class="seats' + (opts.cls ? ' ' + opts.cls : '') + '" data-testid="seats">';
     hand.seats.forEach(function (s) {
-      var cls = 'seat';
+      var cls = 'seat', pickable = opts.needs && opts.needs[s.seat];
       if (hand.to_act === s.seat && !hand.finished) cls += ' turn';
-      if (mark && mark === s.seat) cls += ' target';
+      if (opts.mark === s.seat) cls += ' target';
       if (s.folded) cls += ' folded';
+      if (opts.needs && !pickable && !s.folded) cls += ' done';
       var tag = s.folded ? t('seat.folded') : s.all_in ? t('seat.all_in') :
         s.mucked ? t('dealer.mucked') : s.shown ? t('dealer.shown') : '';
-      html += '<div class="' + cls + '" data-seat="' + s.seat + '">' +
+      html += '<div class="' + cls + '" data-seat="' + s.seat + '"' + (pickable ? ' data-target="' + s.seat + '"' : '') + '>' +
         '<div class="who"><span class="name">' + s.seat + ' · ' + esc(s.name) + '</span>' +
         (state.table.dealer === s.seat ? '<span class="dealer-button">' + esc(t('seat.dealer')) + '</span>' : '') +
-        '<span class="stack">' + s.stack + '</span></div>' +
-        '<div class="cards">' + s.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</div>' +
+        '<span class="stack">' + s.stack + '</span></div>' + cardsHTML(s) +
         '<div class="bet">' + (s.bet ? esc(t('dealer.bet')) + ' ' + s.bet : '') +
         ' <span class="tag">' + esc(tag) + '</span></div></div>';
     });
     return html + '</div>';
   }
 
-  function pickerHTML(disabled) {
+  /* Hole cards entered with their values are drawn as backs with a mark (house option): a finger
+     held on a seat's cards shows them until it lifts; a hold is not a tap on the seat. */
+  var peek = { seat: null, timer: null, shown: false };
+  document.addEventListener('pointerdown', function (ev) {
+    var cards = ev.target.closest('.cards');
+    if (!cards || !cards.querySelector('.down-known') || !document.body.classList.contains('hide-down')) return;
+    var seat = cards.closest('[data-seat]');
+    peek.seat = seat ? seat.dataset.seat : null;
+    peek.shown = false;
+    peek.timer = setTimeout(function () { cards.classList.add('peek'); peek.shown = true; }, 180);
+  });
+  function endPeek() {
+    clearTimeout(peek.timer);
+    peek.seat = null;
+    document.querySelectorAll('.cards.peek').forEach(function (c) { c.classList.remove('peek'); });
+  }
+  ['pointerup', 'pointercancel'].forEach(function (name) { document.addEventListener(name, endPeek); });
+  /* the click that ends a hold is swallowed before it reaches a seat */
+  document.addEventListener('click', function (ev) {
+    if (peek.shown && ev.target.closest('.cards')) { ev.stopPropagation(); ev.preventDefault(); }
+    peek.shown = false;
+  }, true);
+
+  /* ---- the card picker: every card; one already in the hand says where it is ---- */
+  function pickerHTML(used, off) {
     var html = '<div class="picker" data-testid="picker">';
     S.SUITS.forEach(function (suit) {
       S.RANKS.forEach(function (rank) {
-        var code = rank + suit, off = disabled.indexOf(code) >= 0;
-        html += '<button type="button" class="s-' + suit + '" data-card="' + code + '"' + (off ? ' disabled' : '') +
+        var code = rank + suit, taken = used.indexOf(code) >= 0, gone = (off || []).indexOf(code) >= 0;
+        html += '<button type="button" class="s-' + suit + (taken ? ' used' : '') + (gone ? ' picked' : '') + '" data-card="' + code + '"' +
           ' aria-label="' + code + '">' + S.cardLabel(code) + '</button>';
       });
     });
@@ -135,18 +166,29 @@
   }
   function onPick(handler) {
     $('work').querySelectorAll('.picker button').forEach(function (b) {
-      b.addEventListener('click', function () { handler(b.dataset.card); });
+      b.addEventListener('click', function () {
+        if (b.classList.contains('used')) {
+          F.say(whereIs(state.hand, b.dataset.card) || t('dealer.card_where', { card: S.cardLabel(b.dataset.card), name: '?' }), 'error');
+          return;
+        }
+        handler(b.dataset.card);
+      });
     });
   }
 
+  /* ---- betting: the action bar names the player ---- */
+  function actionLabel(a) {
+    var label = t('action.' + a.action, { amount: a.amount, to: a.to });
+    return a.all_in ? t('action.all_in', { label: label }) : label;
+  }
   function legalHTML(hand) {
-    return (hand.legal || []).map(function (a) {
+    var seat = seatOf(hand, hand.to_act);
+    return '<span class="acting" data-testid="acting">' + esc(called(seat)) + ':</span>' + (hand.legal || []).map(function (a) {
       var cls = a.action === 'fold' ? 'btn btn-danger btn-big' : a.action === 'check' || a.action === 'call' ? 'btn btn-go btn-big' : 'btn btn-primary btn-big';
       return '<button type="button" class="' + cls + '" data-action="' + a.action + '" data-amount="' + a.amount + '">' +
-        esc(t('action.' + a.action, { amount: a.amount, to: a.to })) + '</button>';
+        esc(actionLabel(a)) + '</button>';
     }).join('');
   }
-
   /* The action buttons are rebuilt only when they change: a state that arrives while the
      dealer's finger is on one (a screen resyncing, another screen's correction) leaves it the
      same button from the press to the release, or the tap would be lost. */
@@ -160,28 +202,58 @@
   $('legal').addEventListener('click', function (ev) {
     var b = ev.target.closest('[data-action]'), seat = $('legal').dataset.seat;
     if (!b || seat === '') return;
-    act({ type: 'act', seat: +seat, action: b.dataset.action, amount: +b.dataset.amount });
+    var text = $('legal').querySelector('.acting').textContent + ' ' + b.textContent;
+    send('act', { type: 'act', seat: +seat, action: b.dataset.action, amount: +b.dataset.amount },
+      function () { F.say(text, 'ok'); });
   });
 
+  /* ---- undo and misdeal ---- */
+  $('undo').addEventListener('click', function () {
+    send('undo', null, function (ack) {
+      showPick = []; tool = null; pick = null;
+      var undone = ack.undone || {};
+      /* the picker goes back to the seat whose card was taken back */
+      if (undone.type === 'deal') pick = { seat: undone.seat, up: undone.up };
+      if (ack.undone_text) F.say(t('dealer.undone', { what: ack.undone_text }), 'ok');
+      render();
+    });
+  });
+  var dialog = $('misdeal-dialog');
+  $('misdeal').addEventListener('click', function () { dialog.showModal(); });
+  $('misdeal-no').addEventListener('click', function () { dialog.close(); });
+  $('misdeal-yes').addEventListener('click', function () { dialog.close(); send('misdeal'); });
+
+  /* ---- the result ---- */
   function resultHTML(result) {
     if (!result) return '';
+    var returned = result.returned.map(function (r) {
+      return '<div class="push"><span>' + esc(t('result.returned', { to: r.to, amount: r.amount })) +
+        '</span><span class="amount">' + r.amount + '</span></div>';
+    }).join('');
+    if (result.misdeal) {
+      return '<div class="result" data-testid="result"><div class="pot-result misdeal" data-testid="misdeal-result"><h3>' +
+        esc(t('result.misdeal')) + '</h3><div class="why">' + esc(t('result.misdeal_back')) + '</div>' + returned + '</div></div>';
+    }
     var html = '<div class="result" data-testid="result">';
     result.pots.forEach(function (pot) {
+      var hilo = pot.shares.some(function (x) { return x.half === 'low'; });
       html += '<div class="pot-result"><h3>' + esc(pot.title) + ' · ' + pot.amount + '</h3>';
       pot.shares.forEach(function (sh) {
-        html += '<div class="push"><span>' + esc(t('result.push', { amount: sh.amount, name: sh.name })) +
-          (result.pots.length && pot.shares.some(function (x) { return x.half === 'low'; }) ? ' <span class="why">(' + esc(t('result.' + sh.half)) + ')</span>' : '') +
+        html += '<div class="push"><span>' + esc(t('result.push', { amount: sh.amount, to: sh.to })) +
+          (hilo ? ' <span class="why">(' + esc(t('result.' + sh.half)) + ')</span>' : '') +
           '</span><span class="why">' + esc(sh.hand || t('result.uncontested')) + '</span>' +
           '<span class="amount">' + sh.amount + '</span></div>';
+      });
+      (pot.beaten || []).forEach(function (b) {
+        html += '<div class="beaten" data-testid="beaten"><span class="who">' + esc(t('result.beaten', { name: b.name, hand: b.hand })) +
+          (b.half === 'high' ? ' (' + esc(t('result.high')) + ')' : '') +
+          '</span><span class="why">' + esc(b.why) + '</span></div>';
       });
       if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
       pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
       html += '</div>';
     });
-    result.returned.forEach(function (r) {
-      html += '<div class="pot-result"><div class="push"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
-        '</span><span class="amount">' + r.amount + '</span></div></div>';
-    });
+    if (returned) html += '<div class="pot-result">' + returned + '</div>';
     return html + '</div>';
   }
 
@@ -191,7 +263,7 @@
     if (hand && hand.finished) {
       html += resultHTML(hand.result);
       html += '<button class="btn btn-primary btn-big" type="button" id="next-hand" data-testid="next-hand">' + esc(t('dealer.next')) + '</button>';
-      html += seatsHTML(hand, null).replace('class="seats"', 'class="seats big"');
+      html += seatsHTML(hand, { cls: 'big' });
     } else if (state.table.seats.length >= 2) {
       html += '<p>' + esc(t('dealer.no_hand')) + '</p>';
       html += '<button class="btn btn-primary btn-big" type="button" id="start-hand" data-testid="start-hand">' + esc(t('dealer.start')) + '</button>';
@@ -204,49 +276,67 @@
     if (start) start.addEventListener('click', function () { send('start_hand'); });
   }
 
+  /* ---- dealing: the card goes to the seat being dealt to, in dealing order ---- */
+  function dealTarget(hand) {
+    var needs = hand.needs || {};
+    if (pick && needs[pick.seat]) {
+      var need = needs[pick.seat], up = pick.up === null ? need.down === 0 : pick.up;
+      if (up && !need.up) up = false;
+      if (!up && !need.down) up = true;
+      return { seat: pick.seat, up: up };
+    }
+    pick = null;
+    return hand.next_card ? { seat: hand.next_card.seat, up: hand.next_card.up } : null;
+  }
   function renderDeal(hand) {
-    var needs = hand.needs || {}, order = hand.prompt.seats.filter(function (s) { return needs[s]; });
-    Object.keys(needs).forEach(function (k) { if (order.indexOf(+k) < 0) order.push(+k); });
-    if (order.indexOf(target) < 0) { target = order[0]; targetUp = null; }
-    var need = needs[target] || { down: 0, up: 0 };
-    var up = targetUp === null ? need.down === 0 : targetUp;
-    if (up && need.up === 0) up = false;
-    if (!up && need.down === 0) up = true;
-    var html = '<div class="picker-head">';
-    order.forEach(function (s) {
-      html += '<button type="button" class="btn seat-pick' + (s === target ? ' btn-primary' : '') + '" data-target="' + s + '">' +
-        s + '<span class="seat-pick-name"> · ' + esc(seatName(hand, s)) + '</span></button>';
-    });
-    html += '<strong class="deal-target" data-testid="deal-target">' +
-      esc(t('dealer.to_seat', { seat: target, name: seatName(hand, target) })) + '</strong>';
-    if (need.down) html += '<button type="button" class="btn' + (!up ? ' btn-primary' : '') + '" data-updown="down">' + esc(t('dealer.down')) + ' ×' + need.down + '</button>';
-    if (need.up) html += '<button type="button" class="btn' + (up ? ' btn-primary' : '') + '" data-updown="up">' + esc(t('dealer.up')) + ' ×' + need.up + '</button>';
-    if (!up) html += '<button type="button" class="btn btn-go" data-testid="unknown-card" id="unknown-card">' + esc(t('dealer.skip')) + '</button>';
-    html += '</div>' + pickerHTML(hand.seen || []) + seatsHTML(hand, target);
+    var target = dealTarget(hand);
+    if (!target) return;
+    var seat = seatOf(hand, target.seat), need = hand.needs[target.seat] || { down: 0, up: 0 };
+    var kind = t(target.up ? 'dealer.up' : 'dealer.down');
+    var label = seat.name && seat.name !== String(seat.seat)
+      ? t('dealer.card_for', { name: seat.name, seat: seat.seat, kind: kind })
+      : t('dealer.card_for_seat', { seat: seat.seat, kind: kind });
+    var html = '<div class="picker-head deal-head"><strong class="deal-target" data-testid="deal-target" data-seat="' + target.seat + '">' + esc(label) + '</strong>';
+    if (need.down && need.up) {
+      html += '<button type="button" class="btn' + (!target.up ? ' btn-primary' : '') + '" data-updown="down" aria-pressed="' + !target.up + '">' + esc(t('dealer.down')) + ' ×' + need.down + '</button>';
+      html += '<button type="button" class="btn' + (target.up ? ' btn-primary' : '') + '" data-updown="up" aria-pressed="' + target.up + '">' + esc(t('dealer.up')) + ' ×' + need.up + '</button>';
+    }
+    if (!target.up) html += '<button type="button" class="btn btn-go" data-testid="unknown-card" id="unknown-card">' + esc(t('dealer.skip')) + '</button>';
+    html += '</div>' + seatsHTML(hand, { cls: 'strip', mark: target.seat, needs: hand.needs }) + pickerHTML(hand.seen || []);
     $('work').innerHTML = html;
     $('work').querySelectorAll('[data-target]').forEach(function (b) {
-      b.addEventListener('click', function () { target = +b.dataset.target; targetUp = null; render(); });
+      b.addEventListener('click', function () { pick = { seat: +b.dataset.target, up: null }; render(); });
     });
     $('work').querySelectorAll('[data-updown]').forEach(function (b) {
-      b.addEventListener('click', function () { targetUp = b.dataset.updown === 'up'; render(); });
+      b.addEventListener('click', function () { pick = { seat: target.seat, up: b.dataset.updown === 'up' }; render(); });
     });
+    function deal(card) {
+      send('act', { type: 'deal', seat: target.seat, card: card, up: target.up }, function () {
+        pick = null;
+        F.say(t('dealer.dealt', { card: card ? S.cardLabel(card) : t('dealer.down'), name: called(seat) }), 'ok');
+        render();
+      });
+    }
     var unknown = $('unknown-card');
-    if (unknown) unknown.addEventListener('click', function () { act({ type: 'deal', seat: target, card: null, up: false }); });
-    onPick(function (code) { act({ type: 'deal', seat: target, card: code, up: up }); });
+    if (unknown) unknown.addEventListener('click', function () { deal(null); });
+    onPick(deal);
+    var box = $('work').querySelector('.seats.strip .seat.target');
+    if (box) box.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   function renderCommunity(hand) {
     $('work').innerHTML = '<div class="picker-head"><strong>' + esc(t('dealer.community')) + '</strong></div>' + pickerHTML(hand.seen || []);
-    onPick(function (code) { act({ type: 'community', card: code }); });
+    onPick(function (code) {
+      send('act', { type: 'community', card: code }, function () { F.say(S.cardLabel(code), 'ok'); });
+    });
   }
 
   /* the showing seat's down cards: those entered as dealt, and how many are still to name */
   function showing(hand) {
-    var seatNo = hand.prompt.seats[0], seat = null;
-    hand.seats.forEach(function (s) { if (s.seat === seatNo) seat = s; });
+    var seat = seatOf(hand, hand.prompt.seats[0]);
     var downs = seat.cards.filter(function (c) { return !c.public; });
     var known = downs.filter(function (c) { return c.card; }).map(function (c) { return c.card; });
-    return { seatNo: seatNo, seat: seat, known: known, missing: downs.length - known.length };
+    return { seatNo: seat.seat, seat: seat, known: known, missing: downs.length - known.length };
   }
   /* the camera read a card turned up at the showing seat, and the dealer tapped it */
   document.addEventListener('stud:camera-show', function (ev) {
@@ -255,7 +345,7 @@
     var sh = showing(hand), card = ev.detail.card;
     if (ev.detail.seat !== sh.seatNo || showPick.length >= sh.missing) return;
     if (showPick.indexOf(card) >= 0) return;
-    if ((hand.seen || []).indexOf(card) >= 0) { toast(t('camera.err.in_hand', { card: S.cardLabel(card) })); return; }
+    if ((hand.seen || []).indexOf(card) >= 0) { F.say(t('camera.err.in_hand', { card: S.cardLabel(card) }), 'error'); return; }
     showPick.push(card);
     render();
   });
@@ -265,27 +355,33 @@
     var ready = showPick.length === missing;
     /* nothing to tap when every down card was entered as dealt: say so, not "tap the cards" */
     var hint = t(missing ? 'dealer.show_hint' : 'dealer.show_known', { name: seat.seat + ' · ' + seat.name });
-    var html = '<div class="picker-head"><strong data-testid="show-hint">' + esc(hint) + '</strong>' +
-      '<span class="cards">' + seat.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</span>' +
+    var html = '<div class="picker-head"><strong data-testid="show-hint">' + esc(hint) + '</strong>' + cardsHTML(seat) +
       '<span class="cards">' + showPick.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</span></div>' +
       '<div class="picker-head"><button type="button" class="btn btn-go btn-big" id="show-cards" data-testid="show-cards"' + (ready ? '' : ' disabled') + '>' +
-      esc(t('dealer.show')) + '</button><button type="button" class="btn btn-danger btn-big" id="muck" data-testid="muck">' + esc(t('dealer.muck')) + '</button></div>';
-    if (missing) html += pickerHTML((hand.seen || []).concat(showPick));
+      esc(t('dealer.show')) + '</button><button type="button" class="btn btn-danger btn-big" id="muck" data-testid="muck"' +
+      (hand.prompt.params && hand.prompt.params.must_show ? ' disabled' : '') + '>' + esc(t('dealer.muck')) + '</button></div>';
+    if (missing) html += pickerHTML(hand.seen || [], showPick);
     $('work').innerHTML = html;
     $('show-cards').addEventListener('click', function () {
       var cards = known.concat(showPick); showPick = [];
-      act({ type: 'show', seat: seatNo, cards: cards });
+      send('act', { type: 'show', seat: seatNo, cards: cards }, function () { F.say(t('history.shows', { name: called(seat) }), 'ok'); });
     });
-    $('muck').addEventListener('click', function () { showPick = []; act({ type: 'muck', seat: seatNo }); });
-    onPick(function (code) { if (showPick.length < missing) { showPick.push(code); render(); } });
+    $('muck').addEventListener('click', function () {
+      showPick = [];
+      send('act', { type: 'muck', seat: seatNo }, function () { F.say(t('history.mucks', { name: called(seat) }), 'ok'); });
+    });
+    onPick(function (code) {
+      var at = showPick.indexOf(code);
+      if (at >= 0) showPick.splice(at, 1);  /* a second tap takes a picked card back */
+      else if (showPick.length < missing) showPick.push(code);
+      render();
+    });
   }
 
   function renderTool(hand) {
-    var seat = null;
-    hand.seats.forEach(function (s) { if (s.seat === tool.seat) seat = s; });
+    var seat = seatOf(hand, tool.seat);
     if (!seat) { tool = null; return false; }
-    var html = '<div class="picker-head"><strong>' + esc(seat.seat + ' · ' + seat.name) + '</strong>' +
-      '<span class="cards">' + seat.cards.map(function (c) { return S.cardHTML(c, { unknown: true }); }).join('') + '</span>' +
+    var html = '<div class="picker-head"><strong>' + esc(seat.seat + ' · ' + seat.name) + '</strong>' + cardsHTML(seat) +
       '<button type="button" class="btn' + (tool.mode === 'identify' ? ' btn-primary' : '') + '" data-mode="identify" data-testid="tool-identify">' + esc(t('dealer.tool.identify')) + '</button>' +
       '<button type="button" class="btn' + (tool.mode === 'expose' ? ' btn-primary' : '') + '" data-mode="expose" data-testid="tool-expose">' + esc(t('dealer.tool.expose')) + '</button>' +
       '<button type="button" class="btn btn-ghost" data-mode="close" data-testid="tool-close">' + esc(t('dealer.tool.close')) + '</button></div>';
@@ -299,7 +395,11 @@
       });
     });
     onPick(function (code) {
-      send('act', { type: tool.mode, seat: tool.seat, card: code }, function () { tool = null; });
+      send('act', { type: tool.mode, seat: tool.seat, card: code }, function () {
+        tool = null;  /* the entry is made: back to the seats */
+        F.say(t('dealer.dealt', { card: S.cardLabel(code), name: called(seat) }), 'ok');
+        render();
+      });
     });
     return true;
   }
@@ -336,7 +436,7 @@
     $('misdeal').disabled = !(hand && !hand.finished);
     if (!hand || hand.finished) {
       showLegal(null, '');
-      prompt.textContent = hand && hand.result ? t('dealer.result') : '';
+      prompt.textContent = hand && hand.result ? t(hand.result.misdeal ? 'result.misdeal' : 'dealer.result') : '';
       renderInfo(hand, false);
       renderIdle(hand);
       return;
@@ -349,12 +449,17 @@
     else if (kind === 'community') renderCommunity(hand);
     else if (kind === 'show') renderShow(hand);
     else {
-      $('work').innerHTML = seatsHTML(hand, null).replace('class="seats"', 'class="seats big"');
+      $('work').innerHTML = seatsHTML(hand, { cls: 'big' });
       bindSeatTools();
+    }
+    if (peek.seat) {  /* a finger still held on a seat's cards keeps them shown */
+      var held = $('work').querySelector('[data-seat="' + peek.seat + '"] .cards');
+      if (held) held.classList.add('peek');
     }
     renderInfo(hand, kind === 'act' || kind === 'bring_in');
     if (kind === 'act' || kind === 'bring_in') showLegal(hand.to_act, legalHTML(hand));
     else showLegal(null, '');
+    F.speak(hand.prompt.say, lang);
     /* a small screen cannot show every seat above the action bar (now at its final height):
        keep the seat to act in sight */
     var turn = $('work').querySelector('.seats.big .seat.turn');

@@ -73,7 +73,7 @@
     });
   }
 
-  function seatHTML(s, hand, winners) {
+  function seatHTML(s, hand, winners, beaten) {
     var cls = 'tv-seat';
     if (hand && hand.to_act === s.seat && !hand.finished) cls += ' turn';
     if (s.folded) cls += ' folded';
@@ -83,6 +83,8 @@
     var status = s.folded ? '<span class="badge fold" data-testid="seat-folded">' + esc(t('seat.folded')) + '</span>'
       : s.all_in ? '<span class="badge all-in" data-testid="seat-all-in">' + esc(t('seat.all_in')) + '</span>' : '';
     if (winners[s.seat]) status = esc('+' + winners[s.seat]);
+    /* a hand shown that won nothing is named on its own seat */
+    else if (beaten[s.seat]) status = '<span class="shown-hand" data-testid="seat-hand">' + esc(beaten[s.seat]) + '</span>';
     return '<div class="' + cls + '" data-seat="' + s.seat + '">' +
       '<div class="who"><span class="name">' + esc(s.name) + '</span>' +
       (state.table.dealer === s.seat ? '<span class="dealer-button" title="dealer">' + esc(t('seat.dealer')) + '</span>' : '') +
@@ -92,44 +94,64 @@
       (s.bet ? '<div class="bet">' + s.bet + '</div>' : '') + '</div>';
   }
 
-  function shareHTML(name, half, hand, amount) {
-    return '<div class="push"><span>' + esc(name) + (half === 'low' ? ' · ' + esc(t('result.low')) : '') +
+  /* hilo: a pot split in halves names both, Alto and Basso */
+  function shareHTML(name, half, hand, amount, hilo) {
+    return '<div class="push"><span>' + esc(name) + (hilo ? ' · ' + esc(t('result.' + half)) : '') +
       '</span><span>' + esc(hand || t('result.uncontested')) + '</span><span class="amount">' + amount + '</span></div>';
   }
+  /* a hand shown that lost this pot (or a half of it): its name and why */
+  function beatenHTML(b, why) {
+    return '<div class="beaten" data-testid="tv-beaten"><span class="who">' + esc(t('result.beaten', { name: b.name, hand: b.hand })) +
+      (b.half === 'high' ? ' · ' + esc(t('result.high')) : '') + '</span>' + (why ? '<span class="reason">' + esc(b.why) + '</span>' : '') + '</div>';
+  }
+  function hiloPot(pot) { return pot.shares.some(function (x) { return x.half === 'low'; }); }
   /* an uncalled bet goes back to its owner: shown, so that a winner's total adds up on screen */
   function returnedHTML(result) {
     return (result.returned || []).map(function (r) {
-      return '<div class="pot push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { name: r.name, amount: r.amount })) +
+      return '<div class="pot push returned" data-testid="tv-returned"><span>' + esc(t('result.returned', { to: r.to, amount: r.amount })) +
         '</span><span class="amount">' + r.amount + '</span></div>';
     }).join('');
   }
-  /* each pot: its winners, their hands and what each takes, and why an odd chip went where it did */
-  function resultHTML(result) {
+  /* each pot: its winners, their hands and what each takes, and why an odd chip went where it did;
+     detail: 2 the hands that lost with why, 1 their names only, 0 none (each is on its seat too) */
+  function resultHTML(result, detail) {
+    if (result.misdeal) return misdealHTML(result);
     var html = '';
     result.pots.forEach(function (pot) {
       html += '<div class="pot"><h2>' + esc(pot.title) + ' · ' + pot.amount + '</h2>';
-      pot.shares.forEach(function (sh) { html += shareHTML(sh.name, sh.half, sh.hand, sh.amount); });
+      pot.shares.forEach(function (sh) { html += shareHTML(sh.name, sh.half, sh.hand, sh.amount, hiloPot(pot)); });
+      if (detail) (pot.beaten || []).forEach(function (b) { html += beatenHTML(b, detail > 1); });
       if (pot.no_low) html += '<div class="why">' + esc(t('result.no_low')) + '</div>';
       pot.odd_chips.forEach(function (text) { html += '<div class="why">' + esc(text) + '</div>'; });
       html += '</div>';
     });
     return html + returnedHTML(result);
   }
+  /* a misdeal is no win: the hand is void and every chip goes back */
+  function misdealHTML(result) {
+    return '<div class="pot misdeal" data-testid="tv-misdeal"><h2>' + esc(t('result.misdeal')) + '</h2>' +
+      '<div class="why">' + esc(t('result.misdeal_back')) + '</div></div>' + returnedHTML(result);
+  }
   /* when the pots one by one fit nowhere on the felt: the whole pot, and each winner's hand with
      all it takes from every pot (the dealer's screen keeps the pot by pot detail) */
-  function summaryHTML(result) {
-    var total = 0, rows = [], byKey = {};
+  function summaryHTML(result, withBeaten) {
+    var total = 0, rows = [], byKey = {}, hilo = false, lost = [], seen = {};
     result.pots.forEach(function (pot) {
       total += pot.amount;
+      hilo = hilo || hiloPot(pot);
       pot.shares.forEach(function (sh) {
         var key = sh.seat + '/' + sh.half, row = byKey[key];
         if (!row) { row = byKey[key] = { name: sh.name, half: sh.half, hand: sh.hand, amount: 0 }; rows.push(row); }
         row.amount += sh.amount;
         row.hand = row.hand || sh.hand;
       });
+      (withBeaten ? pot.beaten || [] : []).forEach(function (b) {
+        if (!seen[b.seat + '/' + b.half]) { seen[b.seat + '/' + b.half] = true; lost.push(b); }
+      });
     });
     return '<div class="pot"><h2>' + esc(t('spectator.pot')) + ' · ' + total + '</h2>' +
-      rows.map(function (r) { return shareHTML(r.name, r.half, r.hand, r.amount); }).join('') + '</div>' +
+      rows.map(function (r) { return shareHTML(r.name, r.half, r.hand, r.amount, hilo); }).join('') +
+      lost.map(function (b) { return beatenHTML(b, false); }).join('') + '</div>' +
       returnedHTML(result);
   }
 
@@ -176,7 +198,7 @@
     return best;
   }
 
-  var results = null;  /* the finished hand's result, pot by pot and in brief */
+  var results = null;  /* the finished hand's result, from the most detailed to the briefest */
   function placeResults() {
     var panel = tv.querySelector('.tv-results'), table = $('tv-table');
     if (!panel || !results) return;
@@ -197,8 +219,13 @@
       if (!place) { panel.classList.remove('two-col'); panel.style.width = ''; }
       return place;
     }
-    var place = fit(results.full, true), brief = !place;
-    if (brief) place = fit(results.brief, false);
+    /* the most detail that fits: the hands that lost with why, then by name, then only on their
+       seats; pot by pot before each winner's total */
+    var place = null, brief = false;
+    for (var i = 0; !place && i < results.tries.length; i++) {
+      brief = results.tries[i].brief;
+      place = fit(results.tries[i].html, !brief);
+    }
     panel.classList.toggle('brief', brief);
     place = place || { x: cx, y: cy };  /* nothing fits anywhere: in the middle */
     panel.style.left = place.x + 'px';
@@ -209,16 +236,19 @@
 
   function render() {
     if (!state) return;
-    var hand = state.hand, table = state.table, st = table.stakes;
+    var hand = state.hand, table = state.table;
     $('tv-game').textContent = table.game_name;
-    $('tv-stakes').textContent = st.ante + ' / ' + st.bring_in + ' / ' + st.small_bet + '-' + st.big_bet;
+    $('tv-stakes').textContent = table.stakes_text;
     $('tv-street').textContent = hand ? t('dealer.hand', { number: hand.number }) +
       (hand.finished ? '' : ' · ' + hand.street_text) : '';
-    var seats = hand ? hand.seats : table.seats, html = '', winners = {};
-    if (hand && hand.finished && hand.result) {
+    var seats = hand ? hand.seats : table.seats, html = '', winners = {}, beaten = {};
+    if (hand && hand.finished && hand.result && !hand.result.misdeal) {
       hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
+      hand.result.pots.forEach(function (pot) {
+        (pot.beaten || []).forEach(function (b) { if (b.half !== 'low' && !beaten[b.seat]) beaten[b.seat] = b.hand; });
+      });
     }
-    seats.forEach(function (s) { html += seatHTML(s, hand, winners); });
+    seats.forEach(function (s) { html += seatHTML(s, hand, winners, beaten); });
     if (hand) {
       html += '<div class="tv-center"><div class="pot-label">' + esc(t('spectator.pot')) + '</div>' +
         '<div class="pot-total" data-testid="tv-pot">' + hand.total_pot + '</div>';
@@ -232,7 +262,10 @@
         html += '<div class="community cards">' + hand.community.map(function (c) { return S.cardHTML({ card: c }); }).join('') + '</div>';
       }
       html += '</div>';
-      results = hand.finished && hand.result ? { full: resultHTML(hand.result), brief: summaryHTML(hand.result) } : null;
+      results = hand.finished && hand.result ? { tries: [
+        { html: resultHTML(hand.result, 2) }, { html: resultHTML(hand.result, 1) }, { html: resultHTML(hand.result, 0) },
+        { html: summaryHTML(hand.result, true), brief: true }, { html: summaryHTML(hand.result, false), brief: true }
+      ] } : null;
       if (results) html += '<div class="tv-results" data-testid="tv-results"></div>';
     } else {
       results = null;

@@ -45,9 +45,13 @@ def streets(hand_id: int, lang: str) -> list[dict[str, Any]]:
     replay = Hand(GameSettings.from_dict(row["setup"]["settings"]))
     groups: list[dict[str, Any]] = []
     for event in events:
-        before = replay.state.street_name
+        before = replay.state
         replay.push(event_from_dict(event))
-        name = before or replay.state.street_name or ""
+        # the shows and mucks are the showdown's own part of the hand, after the last street
+        if before.phase == "showdown":
+            name = "showdown"
+        else:
+            name = before.street_name or replay.state.street_name or ""
         if not groups or groups[-1]["name"] != name:
             groups.append({"name": name, "entries": []})
         entry = dict(event)
@@ -59,7 +63,36 @@ def streets(hand_id: int, lang: str) -> list[dict[str, Any]]:
             entry["slots"] = [{"card": c, "public": True} for c in entry.get("cards", [])]
         groups[-1]["entries"].append(entry)
         groups[-1]["after"] = present_hand(replay, "dealer", lang)
+        groups[-1]["pot"] = _pot(replay)
+    named = _shown_hands(groups[-1]["after"]) if groups else {}
+    for group in groups:
+        for entry in group["entries"]:
+            if entry.get("type") == "show":
+                entry["hand"] = named.get(entry.get("seat"))
     return groups
+
+
+def _pot(hand: Hand) -> int:
+    """Every chip in the middle after an entry: the chips committed while the hand runs, and the
+    pots pushed once it is over (the state's total is 0 from then on)."""
+    state = hand.state
+    if state.finished and state.result is not None and not state.result.misdeal:
+        return sum(pot.amount for pot in state.pots)
+    return int(state.total_pot)
+
+
+def _shown_hands(view: dict[str, Any]) -> dict[int, str]:
+    """Seat -> the name of the hand it showed (its high, or its only, hand), from the result."""
+    named: dict[int, str] = {}
+    result = view.get("result") or {}
+    for pot in result.get("pots", []):
+        for share in pot["shares"]:
+            if share["hand"] and share["half"] == "high":
+                named.setdefault(share["seat"], share["hand"])
+        for beaten in pot.get("beaten", []):
+            if beaten["half"] != "low":
+                named.setdefault(beaten["seat"], beaten["hand"])
+    return named
 
 
 @bp.route("/")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from kiosk.errors import status_of, words
 from kiosk.i18n import current_lang, t
 from kiosk.service import service
-from kiosk.table_setup import GAMES, ODD_CHIP_RULES, parse_form
+from kiosk.table_setup import GAMES, ODD_CHIP_RULES, SCREEN_OPTIONS, parse_form, with_defaults
 from kiosk.views.auth import dealer_required
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
@@ -31,12 +33,26 @@ def label(field: str) -> str:
     return field
 
 
+def known_names(setup: dict[str, Any], hands: list[dict[str, Any]]) -> list[str]:
+    """The players' names of the table's setup and of its recent hands, most recent first: the
+    dealer picks a returning player's name from them instead of typing it."""
+    names: list[str] = []
+    seats = [setup["seats"]] + [h["setup"].get("settings", {}).get("seats", []) for h in hands]
+    for group in seats:
+        for seat in group:
+            name = str(seat.get("name") or "").strip()
+            number = str(seat.get("seat", seat.get("number", "")))
+            if name and name != number and name not in names:
+                names.append(name)
+    return names[:40]
+
+
 @bp.route("/", methods=["GET", "POST"])
 @dealer_required
 def index() -> Response | tuple[str, int] | str:
     table = service()
     problems: list[str] = []
-    setup = table.setup()
+    setup = with_defaults(table.setup())
     status = 200
     if request.method == "POST":
         if table.hand_running():
@@ -64,4 +80,6 @@ def index() -> Response | tuple[str, int] | str:
         odd_chip_rules=ODD_CHIP_RULES,
         problems=problems,
         hand_running=table.hand_running(),
+        screen_flags=SCREEN_OPTIONS,
+        known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),
     ), status

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import LiveKiosk, csrf_from
+from tests.conftest import TEST_PIN, LiveKiosk, csrf_from
 from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -64,3 +64,24 @@ def test_the_dealer_page_locks_when_the_sessions_end(
         assert page.locator("#pin").count() == 1
     finally:
         context.close()
+
+
+def test_the_pin_is_changed_on_the_keypad(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any
+) -> None:
+    server = live_kiosk()
+    http = server.dealer_session()
+    context = server.signed_in(chromium.new_context(viewport={"width": 800, "height": 480},
+                                                    has_touch=True), http)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/pin/change?lang=en")
+        # the current PIN, the new one, then again: each ended with ✓, the last ✓ sends them
+        for pin in (TEST_PIN, "97531", "97531"):
+            for digit in pin:
+                page.locator(f'.keypad [data-key="{digit}"]').click()
+            page.locator('.keypad [data-key="✓"]').click()
+        page.wait_for_url(re.compile(r".*/setup/$"), timeout=10_000)
+    finally:
+        context.close()
+    assert server.dealer_session("97531").get(server.url + "/api/setup").status_code == 200

@@ -142,6 +142,9 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
                 tap(page, '.picker button[data-card="3c"]')
                 wait_until(took(page, server.url, hand["events"] + 1), "the identify")
                 page.wait_for_selector('#legal [data-action]')
+                # the entry made, the correction panel gives the seats back
+                page.wait_for_selector('[data-testid="tool-identify"]', state="detached")
+                page.wait_for_selector('.seats.big .seat[data-seat="3"]')
                 tv.wait_for_timeout(300)
                 assert tv.locator('.card[data-card="3c"]').count() == 0
                 steps += 1
@@ -248,17 +251,20 @@ def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
     """Make ``event`` happen by tapping the dealer screen as a dealer would."""
     kind = event["type"]
     if kind == "deal":
+        # the picker is already on the seat and kind being dealt (the dealing order): a tap on a
+        # seat or on down/up is needed only for a card dealt out of that order
         seat = event["seat"]
-        target = page.locator(f'[data-target="{seat}"]')
-        if "btn-primary" not in (target.get_attribute("class") or ""):
-            target.click()
+        target = page.locator('[data-testid="deal-target"]')
+        if target.get_attribute("data-seat") != str(seat):
+            tap(page, f'[data-target="{seat}"]')
+            page.locator(f'[data-testid="deal-target"][data-seat="{seat}"]').wait_for()
+        mode = "up" if event["up"] else "down"
+        toggle = page.locator(f'[data-updown="{mode}"]')
+        if toggle.count() and toggle.get_attribute("aria-pressed") != "true":
+            toggle.click()
         if event["card"] is None:
             tap(page, '[data-testid="unknown-card"]')
             return
-        mode = "up" if event["up"] else "down"
-        toggle = page.locator(f'[data-updown="{mode}"]')
-        if toggle.count() and "btn-primary" not in (toggle.get_attribute("class") or ""):
-            toggle.click()
         tap(page, f'.picker button[data-card="{event["card"]}"]')
     elif kind == "act":
         acting_on_screen(page, event["seat"])

@@ -124,7 +124,7 @@ def test_a_bring_in_of_the_whole_small_bet_with_chips_behind_is_not_all_in() -> 
     hand = Hand(settings(bring_in=5))
     deal(hand, THIRD)
     assert hand.prompt().text() == "Seat 1 (P1) brings in for 5"
-    assert hand.prompt().text("it") == "Posto 1 (P1) apre col bring-in da 5"
+    assert hand.prompt().text("it") == "P1 (posto 1): bring-in da 5"
     assert hand.prompt().param("all_in") is False
 
 

@@ -9,7 +9,7 @@ import pytest
 
 MODULES = [
     "engine.variants", "engine.settings", "engine.events", "engine.pots", "engine.prompt",
-    "engine.betting", "engine.hand", "engine.phh",
+    "engine.betting", "engine.hand", "engine.phh", "engine.beats",
 ]
 
 

@@ -244,7 +244,7 @@ def test_out_of_turn_and_wrong_amounts_are_refused_and_change_nothing() -> None:
     with pytest.raises(OutOfTurnError) as turn:
         act(hand, (2, "call"))
     assert str(turn.value) == "Seat 2 cannot act now: seat 1 is to act"
-    assert turn.value.text("it") == "Il posto 2 non può agire ora: tocca al posto 1"
+    assert turn.value.text("it") == "Il posto 2 non può agire ora: è il turno del posto 1"
     with pytest.raises(WrongAmountError) as amount:
         act(hand, (1, "bring_in", 3))
     assert str(amount.value) == "Seat 1 cannot bring in for 3: allowed is bring in 2"

@@ -19,7 +19,7 @@ def test_five_card_stud_street_by_street() -> None:
     hand = Hand(settings("five-card-stud"))
     assert hand.prompt().text() == "Deal second street: one down and one up to seats 1, 2, 3"
     assert hand.prompt().text("it") == (
-        "Distribuisci la seconda carta: una coperta e una scoperta ai posti 1, 2, 3"
+        "Seconda strada: una coperta e una scoperta ai posti 1, 2, 3"
     )
     deal(hand, {1: "?? 3c", 2: "?? Kd", 3: "?? 9h"})
     check(hand, 3, 1, [("bring_in", 2), ("complete", 5)])

@@ -20,7 +20,7 @@ def test_three_way_tie_two_odd_chips_one_each_nearest_the_dealer() -> None:
     assert [(c.seat, c.amount) for c in chips] == [(5, 1), (7, 1)]
     assert chips[0].text() == "odd chip (1) of the pot to seat 5: nearest the dealer"
     assert chips[0].text("it") == (
-        "fiche dispari (1) del piatto al posto 5: il più vicino al mazziere"
+        "fiche dispari (1) del piatto al posto 5: il più vicino al dealer"
     )
 
 

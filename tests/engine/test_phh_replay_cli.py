@@ -77,7 +77,7 @@ def test_an_illegal_action_is_named_with_its_number_and_reason(tmp_path: Path) -
 def test_errors_in_italian(tmp_path: Path) -> None:
     done = replay(tmp_path, HISTORY.replace("'p1 pb'", "'p2 pb'"), "--lang", "it")
     assert done.returncode == 2
-    assert "action 4 ('p2 pb'): Il posto 5 non può agire ora: tocca al posto 2" in done.stderr
+    assert "action 4 ('p2 pb'): Il posto 5 non può agire ora: è il turno del posto 2" in done.stderr
 
 
 def test_a_malformed_history_is_refused(tmp_path: Path) -> None:

@@ -34,8 +34,8 @@ def _frame_with_index() -> tuple[np.ndarray, Corner]:
 def test_an_example_keeps_its_glyphs_upright_and_a_thumbnail() -> None:
     image, corner = _frame_with_index()
     ex = example_at(image, corner, "Kh", "registration")
-    assert ex.rank is not None and ex.rank.shape == (GLYPH_PX, GLYPH_PX)
-    assert ex.suit is not None and ex.suit.shape == (GLYPH_PX, GLYPH_PX)
+    assert ex.rank is not None and ex.rank.shape == (GLYPH_PX, GLYPH_PX, 3)
+    assert ex.suit is not None and ex.suit.shape == (GLYPH_PX, GLYPH_PX, 3)
     assert ex.thumb.shape == (THUMB_PX, THUMB_PX, 3)
     # the rank's dark print lies in the middle of its window, the face around it
     middle = ex.rank[GLYPH_PX // 3: 2 * GLYPH_PX // 3, GLYPH_PX // 3: 2 * GLYPH_PX // 3]

@@ -51,8 +51,7 @@ def next_event(view: dict[str, Any]) -> dict[str, Any] | None:
     kind = prompt["kind"]
     seats = {s["seat"]: s for s in hand["seats"]}
     if kind == "deal":
-        order = [s for s in prompt["seats"] if str(s) in hand["needs"]]
-        seat = order[0] if order else int(next(iter(hand["needs"])))
+        seat = hand["next_card"]["seat"]  # the engine's dealing order, as the dealer deals
         index = len(seats[seat]["cards"])
         return {"type": "deal", "seat": seat, "card": PLAN[seat][index],
                 "up": index in UP_POSITIONS}

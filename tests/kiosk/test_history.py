@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import html
 import json
+import re
 from typing import Any
 
 from engine.hand import Hand
@@ -27,6 +28,15 @@ def test_history_lists_shows_and_downloads_a_hand(kiosk_app: Any, dealer_client:
                    "Settima strada"):
         assert street in page
     assert "Anna apre con il bring-in di 2" in page and "Dai 20 a Carla" in page
+    # the showdown is a part of its own, each show logged as a show with the hand it made, and
+    # every part says the pot after it: the last one the pot that was pushed, not 0
+    assert "Showdown" in page and "Bruno fa muck" in page
+    assert "Carla mostra" in page and "Colore al jack" in page
+    pots = re.findall(r"Piatto dopo questo giro: (\d+)", page)
+    assert pots[-1] == "39" and pots[-2] == "39", pots
+    assert [int(p) for p in pots] == sorted(int(p) for p in pots)
+    # the hand that lost is named with why
+    assert "Anna: Asso alto" in page or "Anna: Carta alta" in page, page
 
     data = dealer_client.get(f"/history/{hand_id}.json")
     assert data.headers["Content-Disposition"].endswith(".json")

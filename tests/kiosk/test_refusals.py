@@ -175,8 +175,11 @@ def test_an_entry_sent_again_gets_the_first_answer(live_kiosk: Callable[..., Liv
     screen.connect(server.url, auth={"role": "dealer", "lang": "en"},
                    headers={"Cookie": server.cookie_header(dealer)}, transports=["websocket"])
     try:
-        for _ in range(2):
-            assert screen.call("undo", {"id": "tap-0003"}, timeout=10) == {"ok": True}
+        answers = [screen.call("undo", {"id": "tap-0003"}, timeout=10) for _ in range(2)]
+        # the repeat is answered as the first undo was: the entry taken back, in words
+        taken_back = {k: v for k, v in second.items() if k != "id"}
+        assert answers[0]["ok"] is True and answers[0]["undone"] == taken_back
+        assert answers[0]["undone_text"] and answers[1] == answers[0]
     finally:
         screen.disconnect()
     assert _state(dealer, server)["hand"]["events"] == 1

@@ -50,6 +50,11 @@ def test_the_setup_is_refused_field_by_field(live_kiosk: Callable[..., LiveKiosk
          "nearest-dealer, high-card-suit"),
         (_setup(game="omaha"), "game", "seven-card-stud"),
         (_setup(seats=seats[:5]), "seats", "each of seats 1 to 10"),
+        (_setup(buy_in=0), "buy_in", "a whole number from 1 to 1000000000"),
+        (_setup(buy_in="150"), "buy_in", "a whole number from 1 to 1000000000"),
+        (_setup(screen={"sound": "yes"}), "screen.sound", "true or false"),
+        (_setup(screen={"loud": True}), "screen.loud", "sound, speech, hide_down"),
+        (_setup(screen=True), "screen", "an object with the fields sound, speech, hide_down"),
     ]
     for setup, field, allowed in cases:
         body = _refused(dealer, server, setup)
@@ -70,7 +75,10 @@ def test_what_is_stored_is_what_was_validated(live_kiosk: Callable[..., LiveKios
     stored = dealer.get(server.url + "/api/setup", timeout=10).json()
     assert stored["seats"][0]["name"] == "evil one"
     assert stored["lock_after_minutes"] == 0 and set(stored) == {
-        "game", "stakes", "rules", "dealer", "lock_after_minutes", "seats"}
+        "game", "stakes", "rules", "buy_in", "screen", "dealer", "lock_after_minutes", "seats"}
+    # the fields left out have their defaults
+    assert stored["buy_in"] == 200
+    assert stored["screen"] == {"sound": False, "speech": False, "hide_down": True}
     tv = requests.get(server.url + "/api/state", timeout=10).json()
     assert tv["table"]["seats"][0]["name"] == "evil one"
     # a hand is dealt with the stored, whole-number stakes
@@ -96,3 +104,16 @@ def test_the_form_goes_through_the_same_schema(live_kiosk: Callable[..., LiveKio
     assert saved.status_code == 200 and saved.url.endswith("/dealer")
     stored = dealer.get(server.url + "/api/setup", timeout=10).json()
     assert stored["stakes"]["ante"] == 1 and stored["seats"][1]["stack"] == 100
+    # the usual buy-in and the screen's options: the keypad's text, the buttons' ticks
+    form.update(buy_in="lots", screen_sound="on", active_3="on", name_3="Carla", stack_3="")
+    refused = dealer.post(server.url + "/setup/", data=form, timeout=10)
+    assert refused.status_code == 422
+    assert "Usual buy-in: a whole number from 1 to" in html.unescape(refused.text)
+    assert 'name="buy_in" id="buy-in" value="lots"' in refused.text  # shown again as typed
+    form["buy_in"] = "150"
+    saved = dealer.post(server.url + "/setup/", data=form, timeout=10)
+    assert saved.status_code == 200 and saved.url.endswith("/dealer")
+    stored = dealer.get(server.url + "/api/setup", timeout=10).json()
+    assert stored["buy_in"] == 150
+    assert stored["screen"] == {"sound": True, "speech": False, "hide_down": False}
+    assert stored["seats"][2] == {"seat": 3, "name": "Carla", "stack": 150, "active": True}

@@ -66,7 +66,10 @@ def test_dealer_taps_reach_every_screen_in_its_language(kiosk_app: Any, dealer_c
     refused = dealer.emit("act", {"type": "deal", "seat": 2, "card": "As", "up": True},
                           callback=True)
     assert refused["ok"] is False and "As" in refused["error"]
-    assert dealer.emit("undo", None, callback=True) == {"ok": True}
+    undone = dealer.emit("undo", None, callback=True)
+    # the undo says what it took back, so that the screen can tell the dealer
+    assert undone["ok"] is True and undone["undone"]["card"] == "As"
+    assert "A♠" in undone["undone_text"] and "Anna" in undone["undone_text"]
     assert states(tv_it)[-1]["hand"]["seats"][0]["cards"] == []
     bad = dealer.emit("act", ["not", "an", "object"], callback=True)
     assert bad["ok"] is False and "object" in bad["error"]
