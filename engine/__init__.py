@@ -54,6 +54,7 @@ from engine.hand_errors import (
     WrongAmountError,
 )
 from engine.phh import from_phh, to_phh
+from engine.pokerstars import from_pokerstars, to_pokerstars
 from engine.pots import Pot
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from engine.showdown import HandResult, OddChip, PotResult, Share
@@ -116,6 +117,7 @@ __all__ = [
     "event_from_dict",
     "format_cards",
     "from_phh",
+    "from_pokerstars",
     "high_strength",
     "high_strength7",
     "low8_strength",
@@ -124,6 +126,7 @@ __all__ = [
     "parse_cards",
     "soko_strength",
     "to_phh",
+    "to_pokerstars",
 ]
 
 _BATCH = ("evaluate_high_batch", "evaluate_low8_batch", "evaluate_low_batch", "evaluate_soko_batch")

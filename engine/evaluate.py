@@ -32,17 +32,18 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from engine import _tables as _t
 from engine.cards import DECK, RANK_CHARS, Card, format_cards, parse_cards
 from engine.errors import EngineError
 from engine.i18n import translate
-from engine.variants import VARIANTS, Variant
+from engine.variants import VARIANTS, Ranking, Variant
 
 __all__ = [
     "CATEGORIES",
+    "EVALUATORS",
     "EXPOSED_GAMES",
     "NO_LOW",
     "EvaluationError",
@@ -578,6 +579,15 @@ def evaluate_soko(cards: str | Iterable[Card | str]) -> HandValue:
         return HandValue("soko", strength, "four-flush", flush_part + odd, ranks)
     suit = indices[0] & 3 if code in (_t.FLUSH, _t.STRAIGHT_FLUSH) else -1
     return HandValue("soko", strength, CATEGORIES[code], None, ranks, None, (hand, indices, suit))
+
+
+EVALUATORS: Final[dict[Ranking, Callable[[Iterable[Card]], HandValue | None]]] = {
+    "high": evaluate_high,
+    "low8": evaluate_low8,
+    "low": evaluate_low,
+    "soko": evaluate_soko,
+}
+"""The value evaluator of each ranking (``Variant.rankings``); ``low8`` gives None without a low."""
 
 
 def _variant(game: str) -> Variant:

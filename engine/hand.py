@@ -33,15 +33,8 @@ from typing import Any
 
 from engine.betting import BettingRound, Opening
 from engine.cards import Card, format_cards
-from engine.evaluate import (
-    HandValue,
-    bring_in_order,
-    evaluate_exposed,
-    evaluate_high,
-    evaluate_low,
-    evaluate_low8,
-    evaluate_soko,
-)
+from engine.deck import street_deck
+from engine.evaluate import EVALUATORS, HandValue, bring_in_order, evaluate_exposed
 from engine.events import (
     Act,
     Community,
@@ -70,6 +63,7 @@ from engine.pots import Pot, build_pots
 from engine.prompt import ActionWord, LegalAction, Prompt, StreetWord, Where, Words
 from engine.settings import GameSettings
 from engine.showdown import HandResult, PotResult, Share, settle
+from engine.variants import Ranking
 
 __all__ = ["CardSlot", "Hand", "HandState", "LegalAction", "Prompt", "SeatState", "replay"]
 
@@ -316,6 +310,24 @@ class Hand:
         """The highest bet of this betting round."""
         return self._round.current if self._phase == "betting" else 0
 
+    def community_ahead(self) -> bool:
+        """Whether one community card is still to come if every player now in stays to the
+        end: the deck as the dealer holds it now, street after street, by docs/rules.md §5
+        (what the odds deal, engine.odds)."""
+        if self._community or self._phase in ("over", "showdown"):
+            return False
+        if self._phase == "community":
+            return True
+        players = len(self._live())
+        deck_left = self._deck_left - sum(d + u for d, u in self.cards_needed().values())
+        burned = self._burned
+        for street in self.variant.streets[self._street + 1 :]:
+            step = street_deck(deck_left, burned, players, street.cards, self.settings.house.burns)
+            if step.runout == "community":
+                return True
+            deck_left, burned = step.deck_left - players * street.cards, step.burned
+        return False
+
     def needs(self, seat: int) -> tuple[int, int]:
         """(down cards, up cards) ``seat`` still needs on the street being dealt."""
         need = self._need.get(seat) if self._phase == "deal" else None
@@ -449,20 +461,11 @@ class Hand:
         self._burns_back = 0
         self._burn = False
         if index > 0:
-            # docs/rules.md §5: the dealer needs one card per player still in, plus the burn; a
-            # short deck takes the burns back, and if still short turns one community card
-            burns = self.settings.house.burns
-            needed = len(live) * street.cards + (1 if burns else 0)
-            if self._deck_left < needed:
-                self._burns_back = self._burned
-                self._deck_left += self._burned
-                self._burned = 0
-                self._runout = "burns-back" if self._deck_left >= needed else "community"
-            # the burn before a community card only when a card is left to turn after it
-            self._burn = burns and (self._runout != "community" or self._deck_left >= 2)
-            if self._burn:
-                self._deck_left -= 1
-                self._burned += 1
+            step = street_deck(
+                self._deck_left, self._burned, len(live), street.cards, self.settings.house.burns
+            )
+            self._runout, self._burns_back, self._burn = step.runout, step.burns_back, step.burn
+            self._deck_left, self._burned = step.deck_left, step.burned
         if self._runout == "community":
             self._phase = "community"
             self._need = {}
@@ -857,30 +860,24 @@ class Hand:
         self._next_show = None
         self._finish_showdown()
 
-    def _value(self, number: int, kind: str) -> HandValue | None:
+    def _value(self, number: int, ranking: Ranking) -> HandValue | None:
         cards = [c for c in self._seats[number].cards if c is not None] + self._community
-        if kind == "high":
-            return evaluate_high(cards)
-        if kind == "soko":
-            return evaluate_soko(cards)
-        if kind == "low":
-            return evaluate_low(cards)
-        return evaluate_low8(cards)
+        return EVALUATORS[ranking](cards)
 
     def _finish_showdown(self) -> None:
         assert self._final_pots is not None
         showdown = self.variant.showdown
-        main_kind = {"high": "high", "hilo": "high", "soko": "soko", "low": "low"}[showdown]
+        main, *split = self.variant.rankings
         values: dict[int, HandValue] = {}
         lows: dict[int, HandValue] = {}
         for number in self._show_order:
             seat = self._seats[number]
             if seat.shown:
-                value = self._value(number, main_kind)
+                value = self._value(number, main)
                 assert value is not None
                 values[number] = value
-                if showdown == "hilo":
-                    low = self._value(number, "low8")
+                for ranking in split:
+                    low = self._value(number, ranking)
                     if low is not None:
                         lows[number] = low
 
@@ -893,7 +890,7 @@ class Hand:
             self._final_pots,
             contenders,
             values,
-            lows if showdown == "hilo" else None,
+            lows if split else None,
             rule=self.settings.house.odd_chip,
             clockwise=self._order,
             unit=self.settings.chip_unit,

@@ -54,3 +54,4 @@ def build_pots(
             pots.append(Pot(amount, eligible))
         prev = level
     return tuple(pots), tuple(sorted(returned.items()))
+

@@ -14,6 +14,16 @@ from typing import Literal
 
 Showdown = Literal["high", "hilo", "soko", "low"]
 Exposed = Literal["high", "low"]
+Ranking = Literal["high", "low8", "low", "soko"]
+"""A ranking of hands: ``high``, the 8-or-better ``low8``, razz's ``low`` and ``soko``; each has
+its evaluator (``engine.evaluate.EVALUATORS``, ``engine.batch.BATCH_EVALUATORS``)."""
+
+_RANKINGS: dict[str, tuple[Ranking, ...]] = {
+    "high": ("high",),
+    "hilo": ("high", "low8"),
+    "soko": ("soko",),
+    "low": ("low",),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,21 @@ class Variant:
     def last_street(self) -> int:
         """The index of the last street: its betting round is the last round."""
         return len(self.streets) - 1
+
+    @property
+    def rankings(self) -> tuple[Ranking, ...]:
+        """The rankings a pot is pushed by (docs/rules.md §6): the game's own, and in hi/lo the
+        8-or-better low that takes half the pot when a hand qualifies.
+
+        >>> VARIANTS["seven-card-stud-hilo"].rankings, VARIANTS["razz"].rankings
+        (('high', 'low8'), ('low',))
+        """
+        return _RANKINGS[self.showdown]
+
+    @property
+    def split_low(self) -> bool:
+        """Whether a qualifying low takes half of each pot (hi/lo)."""
+        return len(self.rankings) > 1
 
     def street_name(self, index: int) -> str:
         """``second`` ... ``seventh``: the number of cards a player holds after the street."""

@@ -61,7 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
     # init_app, so that SocketIO keeps them and binds them to every app's server.
-    from kiosk import camera, devices, live, room
+    from kiosk import broadcast, camera, devices, live, room
     from kiosk.views import camera as _camera_views  # noqa: F401  (its Socket.IO events)
 
     csrf.init_app(app)
@@ -75,9 +75,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         json=strict_json,
     )
 
-    from kiosk.views import api, auth, dealer, errors, history, setup, spectator
+    from kiosk.views import api, auth, dealer, errors, history, overlay, setup, spectator
 
-    for module in (auth, setup, dealer, spectator, history, api):
+    for module in (auth, setup, dealer, spectator, overlay, history, api):
         app.register_blueprint(module.bp)
     errors.init_app(app)  # every refusal in words, and the headers of every answer
     # Only this kiosk's own screens are in its table's rooms: other kiosks of a card room get the
@@ -87,6 +87,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     devices.init_app(app, service)  # serial card readers, button panels, displays
     camera.init_app(app, service)  # camera card entry: seat zones, proposals (docs/camera.md)
     room.init_app(app)  # /room: every table of a card room, live
+    broadcast.init_app(app, service)  # the TV's odds and replays, the stream overlay
 
     @app.context_processor
     def inject_i18n() -> dict[str, Any]:

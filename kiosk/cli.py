@@ -11,6 +11,7 @@ from collections.abc import Sequence
 COMMANDS: dict[str, str] = {
     "serve": "serve",
     "rank": "rank",
+    "odds": "odds",
     "replay": "replay",
     "recognize": "recognize",
     "simulate-device": "simulate_device",

@@ -4,16 +4,20 @@ The dealer sees everything that was entered. A spectator sees only public inform
 exposed and shown cards, stacks, bets, pots, whose turn, the last action and, at the end, the
 result. A face-down card that has not been shown is sent to a spectator as ``{"card": null}``
 (a card back), never as its value; the spectator view is built field by field from the engine's
-state (a whitelist), so nothing hidden can leak through a field added later to the engine.
+state (a whitelist), so nothing hidden can leak through a field added later to the engine. The
+stream overlay (``overlay``, shown to viewers only after the house's delay) sees every card
+entered, as the dealer does, without the dealer's controls; a replay of a finished hand shows a
+spectator the cards that were public by its end (``reveal``) from the street they were dealt on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Act, Community, Deal
 from kiosk.i18n import ui_catalog
-from kiosk.table_setup import screen_options
+from kiosk.table_setup import screen_options, tv_options
 
 if TYPE_CHECKING:
     from kiosk.service import TableService
@@ -53,13 +57,18 @@ def _public_seats(state: Any) -> set[int]:
     return public
 
 
-def _present_seat(seat: Any, dealer: bool) -> dict[str, Any]:
+ROLES = ("dealer", "spectator", "overlay")
+"""Who a view is for; the overlay sees every card entered (docs/architecture.md, "Who sees
+what")."""
+
+
+def _present_seat(seat: Any, dealer: bool, reveal: Collection[Any] = ()) -> dict[str, Any]:
     cards = []
     for slot in seat.cards:
         public = bool(slot.up or slot.exposed)
         if dealer:
             cards.append({"card": _card(slot.card), "up": bool(slot.up), "public": public})
-        elif public:
+        elif public or (slot.card is not None and slot.card in reveal):
             cards.append({"card": _card(slot.card), "up": bool(slot.up), "public": True})
         else:
             cards.append({"card": None, "up": False, "public": False})
@@ -104,14 +113,18 @@ def _last_action(hand: Any, names: dict[int, str], lang: str) -> dict[str, Any] 
         "name": names.get(act.seat, str(act.seat)),
         "action": act.action,
         "amount": act.amount,
-        "text": _ui(
-            f"did.{act.action}",
+        "text": action_text(
+            act,
+            names.get(act.seat, str(act.seat)),
+            next((s.bet for s in state.seats if s.number == act.seat), 0) or act.amount,
             lang,
-            name=names.get(act.seat, str(act.seat)),
-            amount=act.amount,
-            to=next((s.bet for s in state.seats if s.number == act.seat), 0) or act.amount,
         ),
     }
+
+
+def action_text(act: Any, name: str, to: int, lang: str) -> str:
+    """An action in words: "Anna raises to 10" (``to``: the seat's round total after it)."""
+    return _ui(f"did.{act.action}", lang, name=name, amount=act.amount, to=to)
 
 
 def _present_result(result: Any, names: dict[int, str], public: set[int], dealer: bool,
@@ -174,8 +187,11 @@ def _present_result(result: Any, names: dict[int, str], public: set[int], dealer
     }
 
 
-def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
-    """The hand as ``role`` (``dealer`` or ``spectator``) may see it, texts in ``lang``."""
+def present_hand(hand: Any, role: str, lang: str, reveal: Collection[Any] = ()) -> dict[str, Any]:
+    """The hand as ``role`` (``dealer``, ``spectator`` or ``overlay``) may see it, texts in
+    ``lang``; ``reveal``: cards a spectator sees wherever they are (a replay's, public by the end
+    of the hand)."""
+    full = role in ("dealer", "overlay")
     dealer = role == "dealer"
     state = hand.state
     names = {seat.number: seat.name for seat in state.seats}
@@ -186,7 +202,7 @@ def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
         "street": state.street,
         "street_name": state.street_name,
         "street_text": _street_text(state.street_name, lang),
-        "seats": [_present_seat(seat, dealer) for seat in state.seats],
+        "seats": [_present_seat(seat, full, reveal) for seat in state.seats],
         "community": [_card(c) for c in state.community],
         "pots": [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in state.pots],
         "total_pot": state.total_pot,
@@ -197,7 +213,7 @@ def present_hand(hand: Any, role: str, lang: str) -> dict[str, Any]:
         "runout": state.runout,
         "result": None
         if state.result is None
-        else _present_result(state.result, names, public, dealer, lang),
+        else _present_result(state.result, names, public, full, lang),
     }
     prompt = hand.prompt()
     view["prompt"] = {"kind": prompt.kind, "seats": list(prompt.seats)}
@@ -320,8 +336,9 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def present(table: TableService, role: str, lang: str) -> dict[str, Any]:
-    """Everything a screen shows: the table and, if any, the current (or last) hand."""
+def present(table: TableService | Any, role: str, lang: str) -> dict[str, Any]:
+    """Everything a screen shows: the table and, if any, the current (or last) hand. ``table`` is
+    the table service, or a moment of it kept with the same attributes (the stream overlay's)."""
     setup = table._setup
     dealer = role == "dealer"
     seats = [
@@ -347,10 +364,25 @@ def present(table: TableService, role: str, lang: str) -> dict[str, Any]:
         view["table"]["screen"] = screen_options(setup)
     if dealer and table.notice is not None:
         view["notice"] = table.notice.text(lang)
+    if role == "spectator":
+        tv = tv_options(setup)
+        view["table"]["tv"] = {"odds": tv["odds"], "replays": tv["replays"]}
     if table.hand is not None:
         view["hand"] = present_hand(table.hand, role, lang)
         view["hand"]["id"] = table.hand_id
         view["hand"]["number"] = table.hand_number
         if dealer:
             view["hand"]["can_undo"] = bool(table.hand.events)
+        elif role == "spectator" and view["table"]["tv"]["odds"]:
+            view["hand"]["odds_key"] = odds_key(table.hand, "public")
     return view
+
+
+def odds_key(hand: Any, known: str) -> str | None:
+    """The key of the odds a viewer may see (``public``: from the cards a spectator sees;
+    ``all``: from every card entered, for the overlay), or None when there are none to see (the
+    hand is over, or fewer than two players are left)."""
+    from engine.odds import hand_problem
+
+    found = hand_problem(hand, "all" if known == "all" else "public")
+    return None if found is None else found[1].key

@@ -37,6 +37,8 @@ LOCK_AFTER_MOST = 24 * 60
 RAISES_MOST = 99
 #: the table's usual buy-in unless the house sets another: what a seat sitting down starts with
 DEFAULT_BUY_IN = 200
+#: the longest delay the stream overlay may be set to run behind the table (seconds)
+OVERLAY_DELAY_MOST = 3600
 
 #: characters that reorder text (a right-to-left override turns "evil" into "live"): never kept
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -120,12 +122,24 @@ class Screen(_Form):
     hide_down: bool = True
 
 
+class Tv(_Form):
+    """The TV's and the stream overlay's house options."""
+
+    #: the TV shows each live player's odds from the cards it shows
+    odds: bool = True
+    #: after a hand, the TV replays it street by street with the odds
+    replays: bool = True
+    #: seconds the stream overlay (hole cards) runs behind the table
+    overlay_delay: Annotated[int, Field(ge=0, le=OVERLAY_DELAY_MOST)] = 60
+
+
 class Setup(_Form):
     game: str
     stakes: Stakes
     rules: Rules = Field(default_factory=Rules)
     buy_in: Annotated[int, Field(ge=1, le=CHIPS_MOST)] = DEFAULT_BUY_IN
     screen: Screen = Field(default_factory=Screen)
+    tv: Tv = Field(default_factory=Tv)
     dealer: Annotated[int, Field(ge=0, le=SEAT_COUNT)] = 0
     lock_after_minutes: Annotated[float, Field(ge=0, le=LOCK_AFTER_MOST)] = 0
     seats: list[Seat]
@@ -146,7 +160,8 @@ class Setup(_Form):
 
 
 #: the parts of a setup that are objects of their own, by field name
-_PARTS: dict[str, type[BaseModel]] = {"stakes": Stakes, "rules": Rules, "screen": Screen}
+_PARTS: dict[str, type[BaseModel]] = {"stakes": Stakes, "rules": Rules, "screen": Screen,
+                                      "tv": Tv}
 
 
 def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, dict[str, Any]]:
@@ -172,9 +187,10 @@ def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, 
         return "setup.allow.minutes", {"most": LOCK_AFTER_MOST}
     bounds = {"seat": (1, SEAT_COUNT), "dealer": (0, SEAT_COUNT), "max_raises": (0, RAISES_MOST),
               "small_bet": (1, CHIPS_MOST), "big_bet": (1, CHIPS_MOST),
-              "chip_unit": (1, CHIPS_MOST), "buy_in": (1, CHIPS_MOST)}
+              "chip_unit": (1, CHIPS_MOST), "buy_in": (1, CHIPS_MOST),
+              "overlay_delay": (0, OVERLAY_DELAY_MOST)}
     if name in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in", "active",
-                *Screen.model_fields):
+                *Screen.model_fields, "odds", "replays"):
         return "setup.allow.flag", {}
     least, most = bounds.get(name, (0, CHIPS_MOST))
     return "setup.allow.whole", {"least": least, "most": most}

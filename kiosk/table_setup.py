@@ -17,7 +17,14 @@ from typing import Any
 from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
 from engine.variants import VARIANTS
 from kiosk.errors import KioskError
-from kiosk.setup_schema import DEFAULT_BUY_IN, SEAT_COUNT, Screen, validate_setup
+from kiosk.setup_schema import (
+    DEFAULT_BUY_IN,
+    OVERLAY_DELAY_MOST,
+    SEAT_COUNT,
+    Screen,
+    Tv,
+    validate_setup,
+)
 
 GAMES: tuple[str, ...] = tuple(VARIANTS)
 """The games the setup page offers: every game the engine plays."""
@@ -35,14 +42,17 @@ DEFAULT_RULES: dict[str, Any] = {
 """The house rules of a new table: the engine's defaults, under the setup's names."""
 
 __all__ = [
-    "DEFAULT_BUY_IN", "DEFAULT_RULES", "DEFAULT_SCREEN", "GAMES", "ODD_CHIP_RULES",
-    "SCREEN_OPTIONS", "SEAT_COUNT", "buy_in", "default_setup", "form_setup", "parse_form",
-    "screen_options", "with_defaults",
+    "DEFAULT_BUY_IN", "DEFAULT_RULES", "DEFAULT_SCREEN", "DEFAULT_TV", "GAMES", "ODD_CHIP_RULES",
+    "OVERLAY_DELAY_MOST", "SCREEN_OPTIONS", "SEAT_COUNT", "TV_OPTIONS", "buy_in", "default_setup",
+    "form_setup", "parse_form", "screen_options", "tv_options", "with_defaults",
 ]
 
 SCREEN_OPTIONS: tuple[str, ...] = tuple(Screen.model_fields)
 """The dealer screen's house options (the schema's :class:`~kiosk.setup_schema.Screen`)."""
 DEFAULT_SCREEN: dict[str, bool] = Screen().model_dump()
+TV_OPTIONS: tuple[str, ...] = tuple(k for k, f in Tv.model_fields.items() if f.annotation is bool)
+"""The TV's house options that are on or off (the schema's :class:`~kiosk.setup_schema.Tv`)."""
+DEFAULT_TV: dict[str, Any] = Tv().model_dump()
 
 DEFAULT_SETUP: dict[str, Any] = {
     "game": "seven-card-stud-hilo",
@@ -50,6 +60,7 @@ DEFAULT_SETUP: dict[str, Any] = {
     "rules": DEFAULT_RULES,
     "buy_in": DEFAULT_BUY_IN,
     "screen": DEFAULT_SCREEN,
+    "tv": DEFAULT_TV,
     "dealer": 0,
     "lock_after_minutes": 0,  # the dealer screen locks after this long idle (0: never)
     "seats": [
@@ -72,6 +83,17 @@ def screen_options(setup: Mapping[str, Any]) -> dict[str, bool]:
                                  if k in DEFAULT_SCREEN}}
 
 
+def tv_options(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The TV's and the stream overlay's house options (a setup stored before they existed has
+    the defaults): ``odds`` and ``replays`` on the TV, ``overlay_delay`` in seconds."""
+    given = dict(setup.get("tv") or {})
+    options = {**DEFAULT_TV, **{k: bool(given[k]) for k in TV_OPTIONS if k in given}}
+    delay = given.get("overlay_delay", DEFAULT_TV["overlay_delay"])
+    if isinstance(delay, int) and not isinstance(delay, bool) and 0 <= delay <= OVERLAY_DELAY_MOST:
+        options["overlay_delay"] = delay
+    return options
+
+
 def buy_in(setup: Mapping[str, Any]) -> int:
     """The table's usual buy-in (a setup stored before it existed has the default)."""
     value = setup.get("buy_in")
@@ -79,14 +101,17 @@ def buy_in(setup: Mapping[str, Any]) -> int:
 
 
 def with_defaults(setup: Mapping[str, Any]) -> dict[str, Any]:
-    """``setup`` with the fields a setup stored before them lacks (``buy_in``, ``screen``)."""
-    return {**setup, "buy_in": buy_in(setup), "screen": screen_options(setup)}
+    """``setup`` with the fields a setup stored before them lacks (``buy_in``, ``screen``,
+    ``tv``)."""
+    return {**setup, "buy_in": buy_in(setup), "screen": screen_options(setup),
+            "tv": tv_options(setup)}
 
 
 def form_setup(form: Mapping[str, str], current: Mapping[str, Any]) -> dict[str, Any]:
     """The setup the setup page's form asks for, its values as the form sent them (text): a
-    ticked box is ``"on"``, a stack is the stack plus the chips to add when both are numbers, and
-    a seat that sits down with no stack written starts with the table's usual buy-in."""
+    ticked box is ``"on"``, a stack is the stack plus the chips to add when both are numbers, a
+    seat that sits down with no stack written starts with the table's usual buy-in, and the
+    overlay's delay not written stays as it was."""
 
     def text(name: str, default: Any = None) -> Any:
         value = form.get(name)
@@ -122,6 +147,8 @@ def form_setup(form: Mapping[str, str], current: Mapping[str, Any]) -> dict[str,
         },
         "buy_in": usual,
         "screen": {flag: ticked(f"screen_{flag}") for flag in SCREEN_OPTIONS},
+        "tv": {**{flag: ticked(f"tv_{flag}") for flag in TV_OPTIONS},
+               "overlay_delay": text("overlay_delay", str(tv_options(current)["overlay_delay"]))},
         "dealer": text("dealer", "0"),
         "lock_after_minutes": text("lock_after_minutes", "0"),
         "seats": seats,

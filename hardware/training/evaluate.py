@@ -1,11 +1,12 @@
 """Measure the recogniser on fresh synthetic scenes and choose its confidence threshold there.
 
-    python -m hardware.training.evaluate [--scenes 150] [--held-out-fonts]
+    python -m hardware.training.evaluate [--scenes 150] [--held-out-fonts] [--without RULE...]
 
 Prints recall (of the cards with a whole index in view) and the wrong-label rate (of all face-up
 cards) for a range of thresholds. With ``--held-out-fonts`` every scene is dealt from decks drawn
 in the fonts kept out of training (a stand-in for designs never seen). The threshold is chosen
-on these synthetic scenes only, never on the validation pictures.
+on these synthetic scenes only, never on the validation pictures. ``--without`` reads with the
+rules named switched off (``hardware.camera.params.RULES``), to measure what each gives.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from hardware.camera.params import DEFAULT, RULES
 from hardware.camera.recognize import INDEX_PATHS, MODEL_PATH, UPRIGHT_PATH, VIEW_PATH, Recognizer
 from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
 
@@ -39,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
                         metavar=("LOW", "HIGH"), help="rank heights of the scenes in pixels")
     parser.add_argument("--detail", action="store_true",
                         help="read each scene in detail as well (Recognizer.read's detail)")
+    parser.add_argument("--without", nargs="+", default=[], choices=sorted(RULES),
+                        metavar="RULE", help="switch these rules off: " + ", ".join(RULES))
     args = parser.parse_args(argv)
     decks = load_decks(args.png)
     fonts = None
@@ -50,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     index = None if args.index == ["none"] else args.index
     view = None if args.view == "none" else args.view
     recognizer = Recognizer(args.model, min_confidence=0.0, upright_path=upright,
-                            index_paths=index, view_path=view)
+                            index_paths=index, view_path=view,
+                            params=DEFAULT.without(*args.without))
     runs = []
     for seed in range(FIRST_SEED, FIRST_SEED + args.scenes):
         scene = make_scene(decks, random.Random(seed), size=(1280, 720), fonts=fonts,

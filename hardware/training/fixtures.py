@@ -21,7 +21,7 @@ from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
 FIXTURE_SEEDS = range(900_001, 900_009)
 #: a scene of both CC0 decks (ranks as in training) with a covered card whose rank alone is
 #: cut out and read, its suit not: read in detail only by the card-view network in the quad of
-#: its rank (``recognize.lone_rank_reads``)
+#: its rank (``whole.lone_ranks``)
 LONE_RANK_SEED = 950_120
 
 

@@ -9,10 +9,11 @@ glyph of one deck lands close together and apart from the deck's other glyphs: a
 examples then name the points (``hardware.camera.learned``).
 
     python -m hardware.training.fetch          # the permitted deck art into .cache/cards (once)
-    nice -n 10 python -m hardware.training.glyphs --scenes 6000 --epochs 14
+    nice -n 10 python -m hardware.training.glyphs --scenes 8000 --epochs 10
 
 Decks named in ``HELD_OUT`` are never trained on: the thresholds of the learned reading are chosen
-on them (``hardware.training.learning``). Needs the ``train`` extra (PyTorch, onnx).
+on them (pictures drawn by ``hardware.training.tables``, read by ``tests/bench/bench_deck.py``).
+Needs the ``train`` extra (PyTorch, onnx).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def scene_windows(decks: dict[str, Any], names: list[str], seed: int
                   ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """The windows of one synthetic scene: its visible index glyphs, labelled by deck and class,
     and a few other candidates, labelled as "anything else" (the last class)."""
-    from hardware.camera.recognize import candidate_glyphs
+    from hardware.camera.candidates import candidate_glyphs
     from hardware.training.synth import label_candidates, make_scene
 
     other = other_class(names)
@@ -133,7 +134,7 @@ def scene_windows(decks: dict[str, Any], names: list[str], seed: int
             cx, cy = (lo + hi) / 2.0 + np.array([rng.gauss(0, 0.06), rng.gauss(0, 0.06)]) * size
             way = down if gi < n else (-down[0], -down[1])
             windows.append(glyph_window(image, Glyph(float(cx), float(cy), size),
-                                        _turned(way, rng.gauss(0, 5.0))))
+                                        _turned(way, rng.gauss(0, 5.0)), dark))
             darks.append(dark)
             labels.append(deck_no * DECK_CLASSES + cls)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -143,7 +144,7 @@ def scene_windows(decks: dict[str, Any], names: list[str], seed: int
     for g in rng.sample(others, min(OTHERS_PER_SCENE, len(others))):
         angle = rng.uniform(0, 2 * math.pi)
         windows.append(glyph_window(image, Glyph(g.cx, g.cy, g.size),
-                                    (math.cos(angle), math.sin(angle))))
+                                    (math.cos(angle), math.sin(angle)), g.dark))
         darks.append(g.dark)
         labels.append(other)
     if not windows:
@@ -312,8 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--png", type=Path, default=Path(".cache/cards/png"))
     parser.add_argument("--cache", type=Path, default=Path(".cache/glyph-windows"))
-    parser.add_argument("--scenes", type=int, default=6000)
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--scenes", type=int, default=8000)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=EMBED_PATH)
     args = parser.parse_args(argv)

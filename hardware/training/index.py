@@ -5,7 +5,7 @@ and suit together, each exported to its ONNX file (``model/index-1.onnx``, ``mod
     nice -n 10 python -m hardware.training.index --ranges 93000000:1300 93100000:1300
 
 Each face-up card of a synthetic scene gives a window around each suit glyph of its corner
-indices, cut as the recogniser cuts it (``recognize.index_window``), its centre, size and angle
+indices, cut as the recogniser cuts it (``nets.index_window``), its centre, size and angle
 jittered as a suit glyph is found in a frame: read as the card when the index is in full view,
 as "no index" when part of it is covered. Windows turned the other three ways, windows around
 the card's other glyphs (its pips, its ranks) and windows anywhere in the scene are "no index"
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import INDEX_PATHS, INDEX_PX, INDEX_RANKS, INDEX_SUITS, index_window
+from hardware.camera.nets import INDEX_PATHS, INDEX_PX, INDEX_RANKS, INDEX_SUITS, index_window
 
 _DECKS: Any = None
 _FONTS: Any = None

@@ -22,16 +22,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import (
-    CLASSES,
-    PATCH,
-    UPRIGHT_CLASSES,
-    Glyph,
-    _patches,
-    candidate_glyphs,
-    fine_candidates,
-    glyph_patches,
-)
+from hardware.camera.candidates import candidate_glyphs, fine_candidates
+from hardware.camera.nets import CLASSES, PATCH, UPRIGHT_CLASSES, glyph_patches, patches
+from hardware.camera.types import Glyph
 
 if TYPE_CHECKING:
     from hardware.training.fontdeck import FontDecks
@@ -518,4 +511,4 @@ def upright_samples(decks: dict[str, list[CardArt]], seed: int, fonts: FontDecks
     if not chosen:
         return np.zeros((0, 2, PATCH, PATCH), np.float16), np.zeros((0,), np.int64)
     both = cv2.merge([scene, gray])
-    return _patches(both, chosen, downs).astype(np.float16), np.array(ys, np.int64)
+    return patches(both, chosen, downs).astype(np.float16), np.array(ys, np.int64)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import CLASSES, MODEL_PATH, PATCH, UPRIGHT_CLASSES, UPRIGHT_PATH
+from hardware.camera.nets import CLASSES, MODEL_PATH, PATCH, UPRIGHT_CLASSES, UPRIGHT_PATH
 from hardware.training.synth import UPRIGHT_JITTER_DEG
 
 _DECKS: Any = None

@@ -1,11 +1,11 @@
 """Train the card-view network: a CNN reading a card whole, as the quad of a reading shows it
-(``recognize.card_view``), for its rank and suit, exported to ``model/view.onnx``.
+(``nets.card_view``), for its rank and suit, exported to ``model/view.onnx``.
 
     python -m hardware.training.fetch                  # deck art into .cache/cards (once)
     nice -n 10 python -m hardware.training.view --ranges 95000000:4800
 
 Each synthetic scene is read by the recogniser as it reads a frame in detail, at the frame's own
-scale and enlarged (``recognize.DETAIL_SCALE``), without the card-view network: the view of each
+scale and enlarged (``Detail.scale``), without the card-view network: the view of each
 reading's quad is labelled with the card printed where the reading's rank lies (right or wrong,
 as the recogniser read it), or "no card" where that is a face-down card or the felt. So the
 network learns the quads as the recogniser makes them, and what a card looks like when the
@@ -26,18 +26,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.recognize import (
-    DETAIL_SCALE,
-    INDEX_RANKS,
-    INDEX_SUITS,
-    VIEW_H,
-    VIEW_PATH,
-    VIEW_W,
-    Glyph,
-    Recognizer,
-    _card_quad,
-    card_view,
-)
+from hardware.camera.nets import INDEX_RANKS, INDEX_SUITS, VIEW_H, VIEW_PATH, VIEW_W, card_view
+from hardware.camera.params import DEFAULT
+from hardware.camera.recognize import Recognizer
+from hardware.camera.types import Glyph, card_quad
 from hardware.training.index import (
     NO_RANK,
     NO_SUIT,
@@ -105,11 +97,11 @@ def scene_views(decks: Any, seed: int, fonts: Any, reader: Recognizer) -> Sample
         ranks.append(INDEX_RANKS.index(card.art.card[0]) if up else NO_RANK)
         suits.append(INDEX_SUITS.index(card.art.card[1]) if up else NO_SUIT)
 
-    for scale in (1.0, DETAIL_SCALE or 1.5):
+    for scale in (1.0, DEFAULT.detail.scale or 1.5):
         image = made.image if scale == 1.0 else cv2.resize(
             made.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        readings, _unknown, _glyphs = reader._read_at(image)
+        readings = reader.readings(image)
         for reading, _size in readings:
             if reading.confidence < LEAST_READ:
                 continue
@@ -130,7 +122,7 @@ def scene_views(decks: Any, seed: int, fonts: Any, reader: Recognizer) -> Sample
             drawn = Glyph(0, 0, max(1, int(size * rng.uniform(0.75, 1.3))), 1,
                           float(rank[0] + rng.gauss(0, 0.1) * size),
                           float(rank[1] + rng.gauss(0, 0.1) * size), True)
-            quad = _card_quad(drawn, drawn, (math.cos(angle), math.sin(angle)))
+            quad = card_quad(drawn, drawn, (math.cos(angle), math.sin(angle)))
             add(card_view(made.image, gray, quad), p)
     for _ in range(2):  # on the felt or a face-down card: no card to read
         x, y = rng.uniform(40, 1240), rng.uniform(40, 680)
@@ -138,7 +130,7 @@ def scene_views(decks: Any, seed: int, fonts: Any, reader: Recognizer) -> Sample
         top = _top_card(made.placed, x, y)
         drawn = Glyph(0, 0, int(size), 1, x, y, True)
         if top is None or not top.face_up:
-            add(card_view(made.image, gray, _card_quad(drawn, drawn, (math.cos(angle),
+            add(card_view(made.image, gray, card_quad(drawn, drawn, (math.cos(angle),
                                                                       math.sin(angle)))), top)
     views = np.array(xs, np.float16).reshape(-1, 2, *SHAPE)
     return views, np.array(ranks, np.int64), np.array(suits, np.int64)

@@ -5,11 +5,59 @@
   var tv = document.getElementById('tv');
   var $ = function (id) { return document.getElementById(id); };
   var state = null, online = false;
+  /* odds: the odds of the hand on the table (kept while their key is the hand's); replay: the last
+     finished hand's streets; frame: the street of it on the screen while it is replayed */
+  var odds = null, replay = null, frame = null, replayTimer = null, replayed = {};
   if (localStorage.getItem('fourColour') === '1' || /four=1/.test(location.search)) document.body.classList.add('four-colour');
 
-  S.live('spectator', tv.dataset.lang, function (st) { state = st; render(); }, function (on) {
+  var socket = S.live('spectator', tv.dataset.lang, function (st) { state = st; changed(); }, function (on) {
     online = on; conn();
   });
+  socket.on('odds', function (o) { odds = o; render(); });
+  socket.on('replay', function (r) {
+    /* a replay the dealer asked for from the history plays at once, between hands */
+    if (r.now && !(state && state.hand && !state.hand.finished)) { stopReplay(); replay = r; playReplay(0); }
+    else if (!r.now) { replay = r; startReplay(); }
+  });
+
+  /* a new state: ask for the odds and the replay the TV does not have yet */
+  function changed() {
+    var hand = state.hand;
+    if (frame && (!hand || !hand.finished || (hand.id !== replay.hand && !replay.now))) stopReplay();
+    if (hand && hand.odds_key && (!odds || odds.key !== hand.odds_key)) {
+      socket.emit('odds', null, function (o) { if (o) { odds = o; render(); } });
+    }
+    if (hand && hand.finished && state.table.tv && state.table.tv.replays && !replayed[hand.id]) {
+      if (replay && replay.hand === hand.id) startReplay();
+      else socket.emit('replay', tv.dataset.lang, function (r) { if (r) { replay = r; startReplay(); } });
+    }
+    render();
+  }
+  /* After a hand with a showdown the result stays a while, then each street comes back with its
+     odds, then the result again (house option: replays). A new hand stops it. */
+  function startReplay() {
+    var hand = state && state.hand;
+    if (!replay || !hand || !hand.finished || replay.hand !== hand.id || replayed[hand.id]) return;
+    replayed[hand.id] = true;
+    playReplay(replay.hold);
+  }
+  function playReplay(hold) {
+    if (!replay.streets.length) return;
+    tv.dataset.replay = replay.hand;  /* the replay waiting or playing */
+    var i = 0;
+    function step() {
+      if (i >= replay.streets.length) { stopReplay(); render(); return; }
+      frame = replay.streets[i++];
+      render();
+      replayTimer = setTimeout(step, replay.street * 1000);
+    }
+    replayTimer = setTimeout(step, hold * 1000);
+  }
+  function stopReplay() {
+    clearTimeout(replayTimer);
+    replayTimer = null;
+    frame = null;
+  }
 
   function conn() {
     var c = $('tv-conn');
@@ -73,7 +121,7 @@
     });
   }
 
-  function seatHTML(s, hand, winners, beaten) {
+  function seatHTML(s, hand, winners, beaten, figures) {
     var cls = 'tv-seat';
     if (hand && hand.to_act === s.seat && !hand.finished) cls += ' turn';
     if (s.folded) cls += ' folded';
@@ -85,6 +133,7 @@
     if (winners[s.seat]) status = esc('+' + winners[s.seat]);
     /* a hand shown that won nothing is named on its own seat */
     else if (beaten[s.seat]) status = '<span class="shown-hand" data-testid="seat-hand">' + esc(beaten[s.seat]) + '</span>';
+    else if (figures && !s.folded) status += S.oddsHTML(figures);
     return '<div class="' + cls + '" data-seat="' + s.seat + '">' +
       '<div class="who"><span class="name">' + esc(s.name) + '</span>' +
       (state.table.dealer === s.seat ? '<span class="dealer-button" title="dealer">' + esc(t('seat.dealer')) + '</span>' : '') +
@@ -236,11 +285,15 @@
 
   function render() {
     if (!state) return;
-    var hand = state.hand, table = state.table;
+    var table = state.table, hand = frame ? frame.hand : state.hand;
+    /* the odds shown: a replayed street's, or the live hand's while they are of its cards */
+    var shown = frame ? frame.odds : odds && hand && odds.key === hand.odds_key ? odds : null;
     $('tv-game').textContent = table.game_name;
     $('tv-stakes').textContent = table.stakes_text;
-    $('tv-street').textContent = hand ? t('dealer.hand', { number: hand.number }) +
-      (hand.finished ? '' : ' · ' + hand.street_text) : '';
+    $('tv-street').textContent = !hand ? '' : frame ? t('replay.title', { number: replay.number }) + ' · ' + hand.street_text
+      : t('dealer.hand', { number: hand.number }) + (hand.finished ? '' : ' · ' + hand.street_text);
+    $('tv-odds').textContent = S.oddsHow(shown);
+    tv.classList.toggle('replaying', !!frame);
     var seats = hand ? hand.seats : table.seats, html = '', winners = {}, beaten = {};
     if (hand && hand.finished && hand.result && !hand.result.misdeal) {
       hand.result.payouts.forEach(function (p) { winners[p.seat] = p.amount; });
@@ -248,7 +301,7 @@
         (pot.beaten || []).forEach(function (b) { if (b.half !== 'low' && !beaten[b.seat]) beaten[b.seat] = b.hand; });
       });
     }
-    seats.forEach(function (s) { html += seatHTML(s, hand, winners, beaten); });
+    seats.forEach(function (s) { html += seatHTML(s, hand, winners, beaten, shown && shown.seats[s.seat]); });
     if (hand) {
       html += '<div class="tv-center"><div class="pot-label">' + esc(t('spectator.pot')) + '</div>' +
         '<div class="pot-total" data-testid="tv-pot">' + hand.total_pot + '</div>';
@@ -283,8 +336,8 @@
         if (s.seat === hand.prompt.seats[0]) turn = t('spectator.ranking') + ': ' + t('spectator.shows', { name: s.name });
       });
     }
-    $('tv-turn').textContent = turn;
-    $('tv-last').textContent = hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
+    $('tv-turn').textContent = frame ? '' : turn;
+    $('tv-last').textContent = frame ? frame.actions.join(' · ') : hand && hand.last_action && !hand.finished ? hand.last_action.text : '';
   }
   window.addEventListener('resize', layout);
   conn();

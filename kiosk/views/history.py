@@ -1,11 +1,13 @@
-"""Hand history: past hands, each street by street, downloadable as PHH and JSON (dealer only)."""
+"""Hand history: past hands, each street by street, downloadable as PHH, JSON and PokerStars text,
+and replayed on the TV on the dealer's word (dealer only)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, current_app, render_template
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from engine.events import event_from_dict
 from engine.hand import Hand
@@ -141,3 +143,37 @@ def hand_phh(hand_id: int) -> Response:
         mimetype="text/plain; charset=utf-8",
         headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.phh"},
     )
+
+
+@bp.route("/<int:hand_id>.txt")
+@dealer_required
+def hand_pokerstars(hand_id: int) -> Response:
+    """The hand in the PokerStars hand-history form (engine.pokerstars), for viewers and
+    trackers."""
+    from datetime import datetime
+
+    from engine.pokerstars import to_pokerstars
+
+    row, full, _events = load_hand(hand_id)
+    table = service()
+    started = datetime.fromisoformat(row["started_at"]) if row["started_at"] else None
+    name = str(current_app.config.get("TABLE_NAME") or f"stud-kiosk {table.table_id}")
+    return Response(
+        to_pokerstars(full, number=row["number"], table=name, started=started),
+        mimetype="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.txt"},
+    )
+
+
+@bp.post("/<int:hand_id>/replay")
+@dealer_required
+def replay_on_tv(hand_id: int) -> WerkzeugResponse:
+    """Replay a finished hand on the TV now, street by street with its odds."""
+    from flask import redirect, url_for
+
+    from kiosk.broadcast import broadcast
+
+    row, full, _events = load_hand(hand_id)
+    if full.finished and full.result is not None and not full.result.misdeal:
+        broadcast().replay_now(full, hand_id, row["number"])
+    return redirect(url_for("history.hand", hand_id=hand_id))

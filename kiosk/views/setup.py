@@ -7,10 +7,18 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from kiosk.broadcast import broadcast
 from kiosk.errors import status_of, words
 from kiosk.i18n import current_lang, t
 from kiosk.service import service
-from kiosk.table_setup import GAMES, ODD_CHIP_RULES, SCREEN_OPTIONS, parse_form, with_defaults
+from kiosk.table_setup import (
+    GAMES,
+    ODD_CHIP_RULES,
+    SCREEN_OPTIONS,
+    TV_OPTIONS,
+    parse_form,
+    with_defaults,
+)
 from kiosk.views.auth import dealer_required
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
@@ -81,5 +89,7 @@ def index() -> Response | tuple[str, int] | str:
         problems=problems,
         hand_running=table.hand_running(),
         screen_flags=SCREEN_OPTIONS,
+        tv_flags=TV_OPTIONS,
+        overlay_url=url_for("overlay.page", token=broadcast().overlay.token(), _external=True),
         known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),
     ), status

@@ -2,7 +2,7 @@
 the recognition loop's readers together), the time from a card appearing to a stable proposal,
 the CPU the recognition loop takes over a still table, and the score on the validation set.
 
-    .venv/bin/python -m tests.bench.bench_camera [--validation ../shared/cards-validation]
+    .venv/bin/python -m tests.bench.bench_camera [--validation $VALIDATION]
 """
 
 from __future__ import annotations

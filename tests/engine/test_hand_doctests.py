@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "engine.variants", "engine.settings", "engine.events", "engine.pots", "engine.prompt",
-    "engine.betting", "engine.hand", "engine.phh", "engine.beats",
+    "engine.betting", "engine.hand", "engine.phh", "engine.beats", "engine.deck",
+    "engine.pokerstars", "engine.odds",
 ]
 
 

@@ -98,12 +98,12 @@ def test_the_up_cards_entered_become_examples_of_the_tables_deck(
     assert sorted(e.card for e in deck) == ["5h", "8h", "9c"]
     assert {e.source for e in deck} == {"hand 1"}
     nine = deck.of_card("9c")[0]
-    # the example is the corner read as 9s, upright: its rank and suit windows and thumbnail,
-    # in colour (hardware/camera/deck.py)
+    # the example is the corner read as 9s, upright: its rank and suit windows and thumbnail
     assert nine.rank is not None and nine.rank.shape == (48, 48, 3)
     assert nine.thumb.shape == (64, 64, 3)
     assert float(np.std(nine.rank)) > 10  # print, not a plain ground
-    assert {(x.hand, x.seq) for x in cam.learning.links} == {(table.hand_id, s) for s in (6, 7, 8)}
+    assert {(x.hand, x.seq) for x in cam.learning.links} \
+        == {(table.hand_id, s) for s in (6, 7, 8)}
     saved = TableConfig.load(tmp_path / "camera-table-1.json")
     assert saved.learned == cam.learning.links and saved.deck is not None
     assert cam.decks.flush()

@@ -55,6 +55,8 @@ def test_the_setup_is_refused_field_by_field(live_kiosk: Callable[..., LiveKiosk
         (_setup(screen={"sound": "yes"}), "screen.sound", "true or false"),
         (_setup(screen={"loud": True}), "screen.loud", "sound, speech, hide_down"),
         (_setup(screen=True), "screen", "an object with the fields sound, speech, hide_down"),
+        (_setup(tv={"overlay_delay": 4000}), "tv.overlay_delay", "a whole number from 0 to 3600"),
+        (_setup(tv={"odds": 1}), "tv.odds", "true or false"),
     ]
     for setup, field, allowed in cases:
         body = _refused(dealer, server, setup)
@@ -75,10 +77,12 @@ def test_what_is_stored_is_what_was_validated(live_kiosk: Callable[..., LiveKios
     stored = dealer.get(server.url + "/api/setup", timeout=10).json()
     assert stored["seats"][0]["name"] == "evil one"
     assert stored["lock_after_minutes"] == 0 and set(stored) == {
-        "game", "stakes", "rules", "buy_in", "screen", "dealer", "lock_after_minutes", "seats"}
+        "game", "stakes", "rules", "buy_in", "screen", "tv", "dealer", "lock_after_minutes",
+        "seats"}
     # the fields left out have their defaults
     assert stored["buy_in"] == 200
     assert stored["screen"] == {"sound": False, "speech": False, "hide_down": True}
+    assert stored["tv"] == {"odds": True, "replays": True, "overlay_delay": 60}
     tv = requests.get(server.url + "/api/state", timeout=10).json()
     assert tv["table"]["seats"][0]["name"] == "evil one"
     # a hand is dealt with the stored, whole-number stakes
