@@ -3,9 +3,10 @@
 #
 #   sudo ./deploy/install.sh [options]
 #
-# Run it from the folder of the version to install. Running it again is safe: what is
-# already in place is left alone; new code becomes a new release beside the old one, the
-# database and settings are kept, the server restarts on the new release.
+# Run it from the folder of the version to install. It builds the project's wheel and installs
+# it, not the folder: the folder can be moved or deleted afterwards. Running it again is safe:
+# what is already in place is left alone; new code becomes a new release beside the old one,
+# the database and settings are kept, the server restarts on the new release.
 #
 # Options (remembered in /etc/stud-kiosk/install.conf for the next run):
 #   --screen labwc|cage|none  how the dealer page is shown on the touchscreen:
@@ -211,9 +212,13 @@ make_dir "$BACKUPS" 0750 stud:stud
 make_dir "$LOGS" 0750 root:adm
 
 # -- 4. the code: one release folder per version, with its own virtual environment ------------
+# A release holds the project's wheel, a virtual environment with the wheel installed (the program
+# needs nothing from the source folder afterwards), and the deploy/ scripts and docs/ that the
+# systemd units and the desktop's autostart refer to.
 version="$(sed -n 's/^version *= *"\(.*\)"/\1/p' "$source_dir/pyproject.toml" | head -n 1)"
 files="$(mktemp)"
-trap 'rm -f "$files"' EXIT
+stage=""
+trap 'rm -rf "$files" ${stage:+"$stage"}' EXIT
 list_sources() {
     # The files of the checkout, NUL-separated: git's view when it is a git checkout.
     if git -c safe.directory="$source_dir" -C "$source_dir" rev-parse --is-inside-work-tree \
@@ -226,8 +231,8 @@ list_sources() {
         (cd "$source_dir" && find . -type f \
             -not -path './.venv/*' -not -path './.git/*' -not -path './instance/*' \
             -not -path './.cache/*' -not -path '*/__pycache__/*' -not -path './build/*' \
-            -not -path '*.egg-info/*' -not -path './.*_cache/*' -not -path './test-artifacts/*' \
-            -printf '%P\0')
+            -not -path './dist/*' -not -path '*.egg-info/*' -not -path './.*_cache/*' \
+            -not -path './test-artifacts/*' -printf '%P\0')
     fi
 }
 list_sources | LC_ALL=C sort -z >"$files"
@@ -240,20 +245,37 @@ release="$APP/releases/$release_id"
 if [ ! -f "$R$release/.complete" ]; then
     rm -rf "${R:?}$release"
     mkdir -p "$R$release"
-    tar -C "$source_dir" --no-recursion --null -T "$files" -cf - | tar -C "$R$release" -xf -
     chmod 0755 "$R$release"
-    say "new release $release_id: building its virtual environment (a few minutes on a Pi)"
+    # The wheel is built from a still copy of the files (the build writes beside them).
+    stage="$(mktemp -d)"
+    tar -C "$source_dir" --no-recursion --null -T "$files" -cf - | tar -C "$stage" -xf -
+    say "new release $release_id: building its wheel and virtual environment (a few minutes on a Pi)"
+    # shellcheck disable=SC2086
+    "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
+        ${STUD_KIOSK_PIP_OPTIONS:-} --wheel-dir "$R$release/wheel" "$stage" ||
+        die "could not build the wheel of $source_dir (see pip's message above)"
+    wheel="$(find "$R$release/wheel" -maxdepth 1 -name 'stud_kiosk-*.whl' -print -quit)"
+    [ -n "$wheel" ] || die "pip built no stud_kiosk wheel from $source_dir"
     # The environment gets no pip of its own: the system's pip installs into it.
     "$python" -m venv --without-pip "$R$release/venv"
-    spec="$R$release"
+    spec="$wheel"
     [ -z "$extras" ] || spec="${spec}[${extras}]"
     # shellcheck disable=SC2086
     "$python" -m pip --python "$R$release/venv/bin/python" install --quiet \
-        --disable-pip-version-check ${STUD_KIOSK_PIP_OPTIONS:-} -e "$spec"
+        --disable-pip-version-check ${STUD_KIOSK_PIP_OPTIONS:-} "$spec"
+    for part in deploy docs README.md; do
+        [ ! -e "$stage/$part" ] || cp -a "$stage/$part" "$R$release/"
+    done
+    # The firmware the docs tell a builder to build is the installed package's: the release's
+    # hardware/ is a link to it (docs/hardware.md names .../current/hardware/firmware/build).
+    site="$(cd "$R$release" && find venv/lib -maxdepth 3 -type d -path '*/site-packages/hardware' \
+        -print -quit)"
+    [ -n "$site" ] || die "the installed package has no hardware/ folder in $R$release/venv"
+    ln -s "$site" "$R$release/hardware"
     echo "$release_id" >"$R$release/.complete"
     changed+=("$release/")
 fi
-rm -f "$files"
+rm -rf "$files" ${stage:+"$stage"}
 trap - EXIT
 
 # -- 5. settings (never overwritten: they are the owner's) -------------------------------------
@@ -375,7 +397,8 @@ if [ "$release_changed" -eq 1 ] && [ -n "$previous" ]; then
     say "backing up the database before switching to the new release"
     as_stud "$release/deploy/stud-kiosk-backup" --tag pre-upgrade
 fi
-if [ "$release_changed" -eq 1 ] && [ -f "$R$release/kiosk/commands/migrate.py" ]; then
+if [ "$release_changed" -eq 1 ] &&
+    compgen -G "$R$release/venv/lib/python3*/site-packages/kiosk/commands/migrate.py" >/dev/null; then
     say "updating the database to the new version"
     [ -z "$previous" ] || system systemctl stop stud-kiosk.service
     as_stud "$release/venv/bin/stud-kiosk" migrate

@@ -13,7 +13,13 @@ from typing import Any
 
 from flask import Flask
 
-REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+def templates_folder() -> Path:
+    """The page templates: ``kiosk/templates`` in an installed wheel (pyproject.toml packages the
+    repository's top-level ``templates/`` there), ``templates/`` beside ``kiosk/`` in a checkout."""
+    package = Path(__file__).resolve().parent
+    installed = package / "templates"
+    return installed if installed.is_dir() else package.parent / "templates"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -34,7 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=str(instance),
-        template_folder=str(REPO_TEMPLATES),
+        template_folder=str(templates_folder()),
         static_folder="static",
     )
     app.config.from_mapping(cfg.from_environment(instance))
@@ -61,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # kiosk.live registers its Socket.IO handlers on import: that must happen before the first
     # init_app, so that SocketIO keeps them and binds them to every app's server.
-    from kiosk import broadcast, camera, devices, live, room
+    from kiosk import broadcast, camera, devices, live, room, tournament_clock
     from kiosk.views import camera as _camera_views  # noqa: F401  (its Socket.IO events)
 
     csrf.init_app(app)
@@ -75,9 +81,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         json=strict_json,
     )
 
-    from kiosk.views import api, auth, dealer, errors, history, overlay, setup, spectator
+    from kiosk.views import (
+        api,
+        auth,
+        dealer,
+        errors,
+        history,
+        night,
+        overlay,
+        setup,
+        spectator,
+        tournament,
+    )
 
-    for module in (auth, setup, dealer, spectator, overlay, history, api):
+    for module in (auth, setup, dealer, spectator, overlay, history, api, night, tournament):
         app.register_blueprint(module.bp)
     errors.init_app(app)  # every refusal in words, and the headers of every answer
     # Only this kiosk's own screens are in its table's rooms: other kiosks of a card room get the
@@ -88,6 +105,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     camera.init_app(app, service)  # camera card entry: seat zones, proposals (docs/camera.md)
     room.init_app(app)  # /room: every table of a card room, live
     broadcast.init_app(app, service)  # the TV's odds and replays, the stream overlay
+    tournament_clock.init_app(app, service)  # a tournament's clock: heartbeat, outage, marks
 
     @app.context_processor
     def inject_i18n() -> dict[str, Any]:

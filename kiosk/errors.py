@@ -61,9 +61,10 @@ class KioskError(ValueError):
     def text(self, lang: str) -> str:
         from kiosk.i18n import ui_catalog
 
-        words = {k: v.text(lang) if isinstance(v, KioskError) else v
-                 for k, v in self.params.items()}
-        return ui_catalog().translate(self.key, lang, **words)
+        # a refusal inside a refusal (the engine's, the kiosk's) is said in the same language
+        said = {k: words(v, lang) if isinstance(v, ValueError) else v
+                for k, v in self.params.items()}
+        return ui_catalog().translate(self.key, lang, **said)
 
     @property
     def status(self) -> int:

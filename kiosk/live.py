@@ -182,10 +182,18 @@ def _act(table: TableService, payload: Any) -> None:
     table.submit(payload, source="touch")
 
 
+def _game(payload: Any) -> str | None:
+    """The game a dealer's choice picked (``{"game": "razz"}``), if any."""
+    game = payload.get("game") if isinstance(payload, dict) else None
+    return str(game)[:32] if game is not None else None
+
+
 socketio.on_event("connect", on_connect)
 socketio.on_event("disconnect", on_disconnect)
 socketio.on_event("sync", on_sync)
 _control("act", _act)
+
+
 def _entry_id(payload: Any) -> str | None:
     """The client's id of a command (``{"id": "..."}``), if it sent one."""
     value = payload.get("id") if isinstance(payload, dict) else None
@@ -194,5 +202,7 @@ def _entry_id(payload: Any) -> str | None:
 
 _control("undo", lambda table, p: table.undo(source="touch", entry_id=_entry_id(p)))
 _control("misdeal", lambda table, p: table.misdeal(source="touch", entry_id=_entry_id(p)))
-_control("start_hand", lambda table, _p: table.start_hand(source="touch"))
-_control("next_hand", lambda table, _p: table.next_hand(source="touch"))
+_control("start_hand", lambda table, p: table.start_hand(source="touch", game=_game(p)))
+_control("next_hand", lambda table, p: table.next_hand(source="touch", game=_game(p)))
+_control("night_on_tv", lambda table, p: table.night_on_tv(
+    isinstance(p, dict) and bool(p.get("show"))))

@@ -16,8 +16,12 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Act, Community, Deal
+from kiosk import rotation
 from kiosk.i18n import ui_catalog
+from kiosk.night_view import entry_words, night_of
+from kiosk.table_log import is_table_event
 from kiosk.table_setup import screen_options, tv_options
+from kiosk.tournament_view import tournament_of
 
 if TYPE_CHECKING:
     from kiosk.service import TableService
@@ -275,6 +279,8 @@ def _card_label(code: str | None) -> str:
 
 def undone_text(table: TableService, event: dict[str, Any], lang: str) -> str:
     """What an undo took back, in words: "K♥ di Anna", "Anna vede 5"."""
+    if is_table_event(event):
+        return entry_words(event, table.roster.by_id, lang)
     hand = table.hand
     names = {s.number: s.name for s in hand.settings.seats} if hand is not None else {}
     kind = str(event.get("type"))
@@ -342,7 +348,7 @@ def present(table: TableService | Any, role: str, lang: str) -> dict[str, Any]:
     setup = table._setup
     dealer = role == "dealer"
     seats = [
-        {"seat": s["seat"], "name": s["name"], "stack": s["stack"]}
+        {"seat": s["seat"], "name": s["name"], "stack": s["stack"], "out": bool(s.get("out"))}
         for s in setup["seats"]
         if s["active"]
     ]
@@ -357,8 +363,12 @@ def present(table: TableService | Any, role: str, lang: str) -> dict[str, Any]:
             "stakes_text": _stakes_text(setup, _settings(table), lang),
             "dealer": setup["dealer"],
             "seats": seats,
+            "rotation": _rotation(setup, lang),
+            "show_night": table.show_night,
         },
         "hand": None,
+        "night": night_of(table, role, lang),
+        "tournament": tournament_of(table, role, lang),
     }
     if dealer:
         view["table"]["screen"] = screen_options(setup)
@@ -371,11 +381,30 @@ def present(table: TableService | Any, role: str, lang: str) -> dict[str, Any]:
         view["hand"] = present_hand(table.hand, role, lang)
         view["hand"]["id"] = table.hand_id
         view["hand"]["number"] = table.hand_number
-        if dealer:
-            view["hand"]["can_undo"] = bool(table.hand.events)
-        elif role == "spectator" and view["table"]["tv"]["odds"]:
+        if role == "spectator" and view["table"]["tv"]["odds"]:
             view["hand"]["odds_key"] = odds_key(table.hand, "public")
+    if dealer:
+        view["can_undo"] = table.can_undo()
+        if view["hand"] is not None:
+            view["hand"]["can_undo"] = view["can_undo"]
     return view
+
+
+def _rotation(setup: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The game of the next hand and, in a rotation, the game after it; in a dealer's choice the
+    games to choose from; the seat at the button and its player."""
+    found = rotation.upcoming(setup)
+    found["game_name"] = _ui(f"game.{found['game']}", lang)
+    found["games"] = [{"game": g, "name": _ui(f"game.{g}", lang)} for g in found["games"]]
+    if "next" in found:
+        found["next_name"] = _ui(f"game.{found['next']}", lang)
+        found["next_text"] = _ui("rotation.next" if found["in_hands"] > 1 else "rotation.next_one",
+                                 lang, game=found["next_name"], n=found["in_hands"])
+    names = {s["seat"]: s["name"] for s in setup["seats"] if s["active"]}
+    found["button_name"] = names.get(found["button"], "")
+    if found["mode"] == "choice" and found["button_name"]:
+        found["chooser_text"] = _ui("rotation.chooses", lang, name=found["button_name"])
+    return found
 
 
 def odds_key(hand: Any, known: str) -> str | None:

@@ -35,6 +35,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from engine.i18n import LANGUAGES
+from kiosk.book_store import books_table
 from kiosk.errors import Kind, KioskError
 from kiosk.extensions import socketio
 from kiosk.i18n import current_lang, t
@@ -92,9 +93,20 @@ def summary(view: dict[str, Any], table_id: int, name: str, lang: str) -> dict[s
         "street": "" if hand is None else hand.get("street_text") or "",
         "finished": hand is None or bool(hand["finished"]),
         "to_act": to_act,
+        "night": _night_line(view.get("night")),
         "version": view.get("version", 0),
         "url": f"/room/table/{table_id}",
     }
+
+
+def _night_line(night: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A table's night as the room lists it: its players with their results, the money in."""
+    if night is None:
+        return None
+    return {"id": night["id"], "closed": night["closed"], "money_in": night["money_in"],
+            "rate_text": night["rate_text"],
+            "players": [{"name": r["name"], "result": r["result"], "left": r["left"],
+                         "result_cents": r["result_cents"]} for r in night["rows"]]}
 
 
 def _own() -> TableService:
@@ -114,7 +126,8 @@ def table_names(store: Store) -> dict[int, str]:
             )
         ).all()
         played = conn.execute(select(hands_table.c.table_id).distinct()).scalars().all()
-    names: dict[int, str] = {int(table_id): "" for table_id in played}
+        kept = conn.execute(select(books_table.c.table_id).distinct()).scalars().all()
+    names: dict[int, str] = {int(table_id): "" for table_id in [*played, *kept]}
     for key, value in rows:
         try:
             table_id = int(str(key)[len(REGISTRY_PREFIX) :])

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
 from engine.variants import VARIANTS
 from kiosk.errors import Kind, KioskError
+from kiosk.rotation import MODES as ROTATION_MODES
 
 SEAT_COUNT = max(v.max_players for v in VARIANTS.values())
 """The seats of a setup: enough for the game with the most players."""
@@ -39,6 +40,11 @@ RAISES_MOST = 99
 DEFAULT_BUY_IN = 200
 #: the longest delay the stream overlay may be set to run behind the table (seconds)
 OVERLAY_DELAY_MOST = 3600
+
+#: the largest id of a player of the list
+ID_MOST = 2**53 - 1
+#: the most hands a game of a rotation may be played for before the next
+EVERY_MOST = 1000
 
 #: characters that reorder text (a right-to-left override turns "evil" into "live"): never kept
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -101,6 +107,10 @@ class Seat(_Form):
     name: Annotated[str, Field(max_length=NAME_MOST * 4)] = ""
     stack: Chips = 0
     active: bool = False
+    #: the player of the list sitting here (a night's seats), if known
+    player: Annotated[int, Field(ge=1, le=ID_MOST)] | None = None
+    #: sitting out: seated, dealt no cards
+    out: bool = False
 
     @field_validator("name")
     @classmethod
@@ -133,6 +143,43 @@ class Tv(_Form):
     overlay_delay: Annotated[int, Field(ge=0, le=OVERLAY_DELAY_MOST)] = 60
 
 
+class Rotation(_Form):
+    """The games the table plays in turn or by dealer's choice (:mod:`kiosk.rotation`, whose
+    :func:`~kiosk.rotation.check_rotation` says whether the games make a rotation)."""
+
+    mode: str = "fixed"
+    games: Annotated[list[str], Field(max_length=len(VARIANTS))] = Field(default_factory=list)
+    every: Annotated[int, Field(ge=0, le=EVERY_MOST)] = 0
+    #: each game's own stakes, which come back with it
+    stakes: dict[str, Stakes] = Field(default_factory=dict)
+    #: where the rotation is: the game's index in ``games``, the hands played of it, the
+    #: button's seat when it came up
+    at: Annotated[int, Field(ge=0, le=len(VARIANTS))] = 0
+    played: Annotated[int, Field(ge=0, le=EVERY_MOST)] = 0
+    orbit_start: Annotated[int, Field(ge=0, le=SEAT_COUNT)] | None = None
+
+    @field_validator("mode")
+    @classmethod
+    def _mode(cls, value: str) -> str:
+        if value not in ROTATION_MODES:
+            raise ValueError("choice")
+        return value
+
+    @field_validator("games")
+    @classmethod
+    def _games(cls, games: list[str]) -> list[str]:
+        if any(game not in VARIANTS for game in games):
+            raise ValueError("choice")
+        return games
+
+    @field_validator("stakes")
+    @classmethod
+    def _stakes(cls, stakes: dict[str, Stakes]) -> dict[str, Stakes]:
+        if any(game not in VARIANTS for game in stakes):
+            raise ValueError("choice")
+        return stakes
+
+
 class Setup(_Form):
     game: str
     stakes: Stakes
@@ -141,6 +188,9 @@ class Setup(_Form):
     screen: Screen = Field(default_factory=Screen)
     tv: Tv = Field(default_factory=Tv)
     dealer: Annotated[int, Field(ge=0, le=SEAT_COUNT)] = 0
+    #: the seat at the button (:mod:`kiosk.rotation`); left out, the table's stays
+    button: Annotated[int, Field(ge=0, le=SEAT_COUNT)] | None = None
+    rotation: Rotation | None = None
     lock_after_minutes: Annotated[float, Field(ge=0, le=LOCK_AFTER_MOST)] = 0
     seats: list[Seat]
 
@@ -161,7 +211,7 @@ class Setup(_Form):
 
 #: the parts of a setup that are objects of their own, by field name
 _PARTS: dict[str, type[BaseModel]] = {"stakes": Stakes, "rules": Rules, "screen": Screen,
-                                      "tv": Tv}
+                                      "tv": Tv, "rotation": Rotation}
 
 
 def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, dict[str, Any]]:
@@ -177,19 +227,30 @@ def _allowed(loc: tuple[Any, ...], error_type: str, message: str) -> tuple[str, 
         return "setup.allow.seats", {"most": SEAT_COUNT}
     if name in _PARTS and error_type in ("model_type", "model_attributes_type"):
         return "setup.allow.fields", {"fields": ", ".join(_PARTS[name].model_fields)}
-    if name == "game":
+    part = loc[1] if len(loc) >= 2 and loc[0] == "rotation" else None
+    if part == "stakes" and len(loc) == 3:  # a game's stakes that are not an object
+        return "setup.allow.fields", {"fields": ", ".join(Stakes.model_fields)}
+    if name == "game" or (part == "games" or (part == "stakes" and len(loc) == 2
+                                              and error_type == "value_error")):
         return "setup.allow.choice", {"allowed": ", ".join(VARIANTS)}
+    if name == "mode":
+        return "setup.allow.choice", {"allowed": ", ".join(ROTATION_MODES)}
     if name == "odd_chip":
         return "setup.allow.choice", {"allowed": ", ".join(ODD_CHIP_RULES)}
     if name == "name":
         return "setup.allow.name", {"most": NAME_MOST}
     if name == "lock_after_minutes":
         return "setup.allow.minutes", {"most": LOCK_AFTER_MOST}
-    bounds = {"seat": (1, SEAT_COUNT), "dealer": (0, SEAT_COUNT), "max_raises": (0, RAISES_MOST),
+    if name == "player":
+        return "setup.allow.player", {}
+    bounds = {"seat": (1, SEAT_COUNT), "dealer": (0, SEAT_COUNT), "button": (0, SEAT_COUNT),
+              "orbit_start": (0, SEAT_COUNT), "every": (0, EVERY_MOST),
+              "played": (0, EVERY_MOST), "at": (0, len(VARIANTS)),
+              "max_raises": (0, RAISES_MOST),
               "small_bet": (1, CHIPS_MOST), "big_bet": (1, CHIPS_MOST),
               "chip_unit": (1, CHIPS_MOST), "buy_in": (1, CHIPS_MOST),
               "overlay_delay": (0, OVERLAY_DELAY_MOST)}
-    if name in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in", "active",
+    if name in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in", "active", "out",
                 *Screen.model_fields, "odds", "replays"):
         return "setup.allow.flag", {}
     least, most = bounds.get(name, (0, CHIPS_MOST))
@@ -231,4 +292,9 @@ def validate_setup(data: Any, *, form: bool = False) -> dict[str, Any]:
     stored = setup.model_dump()
     for seat in stored["seats"]:
         seat["name"] = seat["name"] or str(seat["seat"])
+        if seat["player"] is None and not seat["out"]:  # a seat of no night: as it always was
+            del seat["player"], seat["out"]
+    for optional in ("button", "rotation"):  # not sent: the table's stays (TableService)
+        if stored[optional] is None:
+            del stored[optional]
     return stored

@@ -297,7 +297,9 @@ class Store:
                 self._reopen(conn, hand_id, reopen)
             self._answer(conn, answer)
 
-    def _answer(self, conn: Connection, answer: Answer | None) -> None:
+    @staticmethod
+    def _answer(conn: Connection, answer: Answer | None) -> None:
+        """Keep the answer to a client's id for an entry, in the entry's transaction."""
         if answer is None:
             return
         table_id, entry_id, body = answer

@@ -4,7 +4,11 @@
 - ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gevent, simple-websocket)
   on a free loopback port with its own instance folder; the returned :class:`LiveKiosk` can be
   killed with SIGKILL and started again on the same folder.
-- ``chromium``: Debian's Chromium driven by Playwright (never a browser download).
+- ``chromium``: Debian's Chromium driven by Playwright (never a browser download), one per worker.
+
+``./run tests`` runs the suite on every core (pytest-xdist); tests/helpers/parallel.py keeps the
+tests that share a module- or package-scoped fixture on one worker and hands out the longest work
+first. tests/README.md says how to write a test that runs in parallel.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TEST_PIN = "2468"
+pytest_plugins = ["tests.helpers.parallel"]
+#: what a server says when its port is taken (gunicorn, the OS)
+PORT_TAKEN = ("Connection in use", "Address already in use")
 
 
 def free_port() -> int:
@@ -79,17 +86,40 @@ def dealer_client(kiosk_app: Any) -> Any:
 
 # -- a real server ----
 class LiveKiosk:
-    """``stud-kiosk serve`` in a subprocess on 127.0.0.1."""
+    """``stud-kiosk serve`` in a subprocess on 127.0.0.1 (``program``: the command that runs
+    ``stud-kiosk``, by default this checkout's, from ``cwd``)."""
 
-    def __init__(self, instance: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        instance: Path,
+        env: dict[str, str] | None = None,
+        program: Sequence[str] = (sys.executable, "-m", "kiosk.cli"),
+        cwd: Path = ROOT,
+    ) -> None:
         self.instance = instance
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.program = list(program)
+        self.cwd = cwd
         self.extra_env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = instance.parent / f"server-{self.port}.log"
+        self._listen_on(free_port())
+
+    def _listen_on(self, port: int) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = self.instance.parent / f"server-{self.port}.log"
 
     def start(self, timeout: float = 20.0) -> LiveKiosk:
+        for _ in range(3):
+            if self._launch(timeout):
+                return self
+            # Another process took the free port before the server bound it (tests run in
+            # parallel): the next try takes another one.
+            self.kill()
+            self._listen_on(free_port())
+        raise RuntimeError(f"no free port: {self.log.read_text(errors='replace')[-2000:]}")
+
+    def _launch(self, timeout: float) -> bool:
+        """Start the server; True once it answers, False if its port was taken."""
         import requests
 
         # the test's own configuration only: never a database or queue of the developer's shell
@@ -98,19 +128,22 @@ class LiveKiosk:
         env["STUD_KIOSK_INSTANCE"] = str(self.instance)
         env.setdefault("STUD_KIOSK_LANG", "en")
         with self.log.open("ab") as log:
+            since = log.tell()  # this start's output: the log goes on over restarts
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "kiosk.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                [*self.program, "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            output = self.log.read_bytes()[since:].decode(errors="replace")
+            if any(taken in output for taken in PORT_TAKEN):
+                return False
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text(errors='replace')[-2000:]}")
+                raise RuntimeError(f"server exited: {output[-2000:]}")
             try:
                 if requests.get(self.url + "/api/health", timeout=1).ok:
-                    return self
+                    return True
             except requests.RequestException:
                 time.sleep(0.1)
         raise RuntimeError(f"server did not answer: {self.log.read_text(errors='replace')[-2000:]}")
@@ -176,7 +209,7 @@ def live_kiosk(tmp_path: Path) -> Iterator[Callable[..., LiveKiosk]]:
 
     yield start
     for server in servers:
-        server.stop()
+        server.kill()  # the test is over: nothing waits for a graceful stop
 
 
 # -- real Chromium ----

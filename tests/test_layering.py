@@ -1,4 +1,5 @@
-"""The package layering of docs/architecture.md: engine imports nothing of the app or devices."""
+"""The package layering of docs/architecture.md: engine imports nothing of the app or devices; a
+test module imports no other test module (tests/README.md)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,32 @@ def test_the_check_can_fail(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import flask\nfrom cv2 import dnn\nfrom . import sibling\n", encoding="utf-8")
     assert imported_roots(bad) == {"flask", "cv2"}
+
+
+def imported_test_modules(path: Path) -> set[str]:
+    """The test modules (``test_*``) that a file imports, absolutely or relatively."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return {n for n in names if n.rsplit(".", 1)[-1].startswith("test_")}
+
+
+def test_no_test_module_imports_another() -> None:
+    found = {str(path.relative_to(ROOT)): bad
+             for path in sorted((ROOT / "tests").rglob("*.py"))
+             if (bad := imported_test_modules(path))}
+    assert found == {}, "move what they share to tests/helpers/ or a fixture (tests/README.md)"
+
+
+def test_the_test_import_check_can_fail(tmp_path: Path) -> None:
+    bad = tmp_path / "test_bad.py"
+    bad.write_text("from tests.kiosk.test_app import post_form\nfrom .test_other import x\n"
+                   "from tests.kiosk import test_app\nfrom tests.helpers.pages import tap\n",
+                   encoding="utf-8")
+    assert imported_test_modules(bad) == {"tests.kiosk.test_app", ".test_other"}

@@ -14,8 +14,9 @@ A corner's evidence is weighed in the order it was read (:func:`weigh`):
 A corner whose 6 or 9 is not told, or whose index suit a larger pip outweighs, names no card.
 Then, over the frame (:func:`frame_result`): one reading per card, the surest, made surer by a
 reading of its other corner; of two cards read from one index, the surer; read in detail, the
-enlarged frame's readings and those of the whole-card readers where they are surer; and the
-threshold. The cards below it are "unknown", and their corners are the frame's ``unread``.
+enlarged frame's readings and those of the whole-card readers where they are surer; of two
+cards read in one quad, the surer; and the threshold. The cards below it are "unknown", and
+their corners are the frame's ``unread``.
 """
 
 from __future__ import annotations
@@ -161,6 +162,29 @@ def _one_card_an_index(best: dict[str, CardReading], sizes: dict[str, float], p:
     return {card: c for card, c in best.items() if card not in gone}
 
 
+def one_card_a_quad(best: dict[str, CardReading], p: Decide) -> dict[str, CardReading]:
+    """The cards of ``best`` but those whose quad is mostly another's read more surely
+    (``one_quad``: their intersection over their union): one card lies there, read once by
+    its index and once otherwise (its pips, the deck's reading of a pip beside its rank)."""
+    if p.one_quad is None:
+        return best
+    import cv2
+    import numpy as np
+
+    cards = list(best.values())
+    quads = [np.array(c.quad, np.float32) for c in cards]
+    areas = [abs(float(cv2.contourArea(q))) for q in quads]
+    gone: set[str] = set()
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+            union = areas[i] + areas[j] - inter
+            if union > 0 and inter / union >= p.one_quad:
+                gone.add(a.card if a.confidence < b.confidence else b.card)
+    return {card: c for card, c in best.items() if card not in gone}
+
+
 def scaled(reading: CardReading, factor: float) -> CardReading:
     """A reading of a frame scaled ``factor`` times, placed in the frame's own pixels."""
     c = reading.corner
@@ -219,6 +243,7 @@ def frame_result(own: list[Sized], unknown: int, p: Params, min_confidence: floa
         card = reading.card
         if card not in best or best[card].confidence < reading.confidence:
             best[card] = reading
+    best = one_card_a_quad(best, p.decide)
     sure = [c for c in best.values() if c.confidence >= min_confidence]
     unread = [corner_of(c) for c in best.values() if c.confidence < min_confidence]
     return FrameResult(sorted(sure, key=lambda c: (c.index_center[1], c.index_center[0])),

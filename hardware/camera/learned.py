@@ -1,9 +1,10 @@
 """Reading the deck on the table: the nearest examples of a corner's rank and of its suit.
 
 A network trained on many deck designs (``model/glyph-embed.onnx``, ``hardware.training.glyphs``)
-turns an upright glyph window (``deck.glyph_window``) into a point on a sphere, near the points of
-the same glyph of the same deck and far from every other glyph. It was never told any deck's
-names for its glyphs: a deck learned at the table (``deck.Deck``) says which point is which.
+turns an upright glyph window (``examples.glyph_window``) into a point on a sphere, near the
+points of the same glyph of the same deck and far from every other glyph. It was never told any
+deck's names for its glyphs: a deck learned at the table (``deck.Deck``) says which point is
+which.
 
 :class:`DeckReader` is the deck as a reader of the recogniser's stages:
 
@@ -32,16 +33,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.deck import (
-    RANKS,
-    SUITS,
-    Corner,
-    Deck,
-    Example,
-    glyph_window,
-    suit_from_layout,
-)
+from hardware.camera.deck import RANKS, SUITS, Corner, Deck, Example
 from hardware.camera.deck import Glyph as DeckGlyph
+from hardware.camera.examples import glyph_window, suit_from_layout
 from hardware.camera.params import Learned
 from hardware.camera.types import Evidence, Found, Frame, Glyph, Source, card_quad, unit
 
@@ -264,7 +258,8 @@ class DeckReader:
         corner found with no suit beside its rank, its suit read where the deck prints it."""
         if not len(self.deck) or not self.ranks.classes or not self.suits.classes:
             return []
-        pairs = [(r, s, pair_corner(r, s)) for r, s in glyph_pairs(corners.glyphs, self.p)]
+        pairs = [(r, s, pair_corner(r, s)) for r, s in glyph_pairs(corners.glyphs, self.p)
+                 if self.layout is None or fits_layout(r, s, self.layout, self.p.fit)]
         if self.layout is not None:
             for f in found:
                 if f.beside:
@@ -343,6 +338,18 @@ def glyph_pairs(glyphs: Sequence[Glyph], p: Learned) -> list[tuple[Glyph, Glyph]
         near[i] = False
         pairs.extend((g, whole[j]) for j in np.flatnonzero(near))
     return pairs
+
+
+def fits_layout(rank: Glyph, suit: Glyph, layout: tuple[float, float, float], fit: float
+                ) -> bool:
+    """Whether a suit glyph lies from a rank glyph as the deck prints its suits (``layout``:
+    ``Deck.layout``): as far, in the rank's sizes, and of the size, each within a factor
+    ``fit``. The two digits of a 10, or a rank beside a pip, lie otherwise."""
+    right, down, size = layout
+    far = math.hypot(right, down)
+    d = math.hypot(suit.cx - rank.cx, suit.cy - rank.cy) / rank.size
+    ratio = suit.size / rank.size
+    return (far <= 0 or 1 / fit <= d / far <= fit) and (size <= 0 or 1 / fit <= ratio / size <= fit)
 
 
 def suit_like(g: Glyph, p: Learned) -> bool:

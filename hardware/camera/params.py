@@ -304,6 +304,9 @@ class Decide:
     within: float = 18.0
     #: two cards read from one index (within this many rank sizes): only the surer stands
     one_index: float | None = 0.5
+    #: two cards read in quads of this intersection over union: one card lies there, the surer
+    #: reading stands (the quads an index gives two cards of a tight fan overlap up to 0.8)
+    one_quad: float | None = 0.9
     #: a whole-card reading of another card than a corner's, from another reader, makes the
     #: corner this much less sure from this probability
     against: float = 0.5
@@ -320,6 +323,9 @@ class Learned:
     suit_like: float = 0.05
     #: nor a glyph read as a rank at this or more
     not_suit: float = 0.5
+    #: once the deck's examples show where it prints its suits (``Deck.layout``), only glyphs
+    #: lying so, as far and of the size within this factor
+    fit: float = 1.5
     #: a suit the deck prints away from its rank is the suit-like glyph nearest where its
     #: layout puts it, within this many of the rank's sizes
     snap: float = 1.5
@@ -405,6 +411,7 @@ RULES: dict[str, tuple[str, Callable[[Params], Params]]] = {
     "enlarged": ("read", _off("detail", scale=None)),
     "both-corners": ("decide", _off("decide", corroborate=False)),
     "one-index": ("decide", _off("decide", one_index=None)),
+    "one-quad": ("decide", _off("decide", one_quad=None)),
 }
 
 #: the settings in use

@@ -1,6 +1,6 @@
 """Train the glyph network that the learned deck reads with (``model/glyph-embed.onnx``).
 
-The network turns an upright glyph window (``hardware.camera.deck.glyph_window``, cut where the
+The network turns an upright glyph window (``hardware.camera.examples.glyph_window``, cut where the
 index corners of synthetic table scenes lie, as the finder would cut them: centre and size
 jittered, the card's down turned a little) into a point on a sphere. It is trained to tell every
 glyph of every training deck apart (each rank and each suit of each deck a class of its own, and
@@ -31,7 +31,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.camera.deck import GLYPH_PX, RANKS, SUITS, Glyph, glyph_window
+from hardware.camera.deck import GLYPH_PX, RANKS, SUITS, Glyph
+from hardware.camera.examples import glyph_window
 from hardware.camera.learned import EMBED_PATH, EMBED_PX, window_input
 
 #: decks kept out of training, to choose the learned reading's thresholds on designs the network

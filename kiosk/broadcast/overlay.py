@@ -60,6 +60,8 @@ class Moment:
     hand_id: int | None
     hand_number: int
     notice: None = None
+    show_night: bool = False
+    """The stream never shows the night's money (:func:`kiosk.night_view.night_of`)."""
     _hand: Hand | None = None
 
     @property

@@ -9,7 +9,7 @@ frames go on; the card an entered card was learned from keeps the name it was gi
 cards the hand has already. A corner not seen for :data:`FORGET_AFTER` frames read is forgotten.
 
 The frames of the last :data:`KEEP_FRAMES` readings are kept: an example is cut out of the
-frame a corner was last seen in (``hardware.camera.deck.example_at``), never out of a later
+frame a corner was last seen in (``hardware.camera.examples.example_at``), never out of a later
 frame where the card may have moved.
 """
 

@@ -91,7 +91,7 @@ class Learning:
         return ui("camera.deck.default_name", self.lang, n=n)
 
     def _learn(self, tracked: Tracked, card: str, source: str) -> tuple[str, Example]:
-        from hardware.camera.deck import example_at
+        from hardware.camera.examples import example_at
 
         frame = self.tracker.frame_of(tracked)
         if frame is None:

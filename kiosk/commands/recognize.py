@@ -117,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
 def learned_deck(recognizer: Any, start: Path | None, labels: list[Path]) -> Any:
     """The deck to read with: the one in ``start``, with the examples of every labels file
     added (its pictures found beside it); None without either."""
-    from hardware.camera.deck import Deck, DeckError, Labelled, examples_in
+    from hardware.camera.deck import Deck, DeckError
+    from hardware.camera.examples import Labelled, examples_in
     from hardware.camera.recognize import RecognitionError, load_image
 
     if start is None and not labels:

@@ -47,6 +47,9 @@
     socket.on('disconnect', function () { onStatus(false); });
     socket.on('connect_error', function () { onStatus(false); });
     socket.on('state', onState);
+    /* other parts of the page (a tournament's clock) draw the same state */
+    socket.on('state', function (st) { document.dispatchEvent(new CustomEvent('stud:state', { detail: st })); });
+    global.Stud.socket = socket;
     /* after the page was asleep or the network dropped, ask again */
     document.addEventListener('visibilitychange', function () {
       if (!document.hidden && socket.connected) socket.emit('sync', null, onState);

@@ -14,6 +14,7 @@
 
   var socket = S.live('dealer', lang, function (st) {
     state = st;
+    app.dataset.version = st.version;  /* the state drawn (a test waits for the next one) */
     F.configure(st.table.screen);
     document.body.classList.toggle('hide-down', !!(st.table.screen && st.table.screen.hide_down));
     render();
@@ -257,23 +258,56 @@
     return html + '</div>';
   }
 
+  /* The next hand: one button, or in a dealer's choice one button per game (one tap deals it);
+     in a rotation, the game after it and when it comes. */
+  function nextHTML(id, label) {
+    var rot = state.table.rotation;
+    if (rot.mode === 'choice') {
+      return '<p class="choose" data-testid="chooser">' + esc(rot.chooser_text || t('rotation.choose')) + '</p>' +
+        '<div class="choice-row games" data-testid="choose-game">' + rot.games.map(function (g) {
+          return '<button class="btn btn-big' + (g.game === rot.game ? ' btn-primary' : '') + '" type="button" data-game="' +
+            g.game + '" data-testid="game-' + g.game + '">' + esc(g.name) + '</button>';
+        }).join('') + '</div>';
+    }
+    var html = '<button class="btn btn-primary btn-big" type="button" id="' + id + '" data-testid="' + id + '">' + esc(label) + '</button>';
+    if (rot.mode === 'list') {
+      html += '<p class="rotation" data-testid="rotation">' + esc(t('rotation.now') + ': ' + rot.game_name) +
+        (rot.next_text ? ' · ' + esc(rot.next_text) : '') + '</p>';
+    }
+    return html;
+  }
+  /* the night so far, between hands: each player's chips and result (the Night page has the rest) */
+  function nightHTML() {
+    var n = state.night;
+    if (!n || n.closed) return '';
+    return '<div class="night-strip" data-testid="night-strip"><a class="btn btn-ghost" href="/night">' + esc(t('night.nav')) + '</a>' +
+      n.rows.filter(function (r) { return !r.left; }).map(function (r) {
+        return '<span class="night-line"><span>' + esc(r.name) + '</span> <span class="' +
+          (r.result_cents > 0 ? 'gain' : r.result_cents < 0 ? 'loss' : '') + '">' + esc(r.result) + '</span></span>';
+      }).join('') + '</div>';
+  }
   function renderIdle(hand) {
     var html = '<div class="idle">';
     if (state.notice) html += '<p class="notice" role="alert" data-testid="notice">' + esc(state.notice) + '</p>';
     if (hand && hand.finished) {
       html += resultHTML(hand.result);
-      html += '<button class="btn btn-primary btn-big" type="button" id="next-hand" data-testid="next-hand">' + esc(t('dealer.next')) + '</button>';
+      html += nextHTML('next-hand', t('dealer.next'));
       html += seatsHTML(hand, { cls: 'big' });
-    } else if (state.table.seats.length >= 2) {
+    } else if (state.table.seats.filter(function (s) { return !s.out; }).length >= 2) {
       html += '<p>' + esc(t('dealer.no_hand')) + '</p>';
-      html += '<button class="btn btn-primary btn-big" type="button" id="start-hand" data-testid="start-hand">' + esc(t('dealer.start')) + '</button>';
+      html += nextHTML('start-hand', t('dealer.start'));
     } else {
-      html += '<p>' + esc(t('dealer.setup_first')) + '</p><a class="btn btn-primary btn-big" href="/setup/">' + esc(t('nav.setup')) + '</a>';
+      html += '<p>' + esc(t('dealer.setup_first')) + '</p><a class="btn btn-primary btn-big" href="/setup/">' + esc(t('nav.setup')) + '</a>' +
+        (state.night && !state.night.closed ? ' <a class="btn btn-big" href="/night" data-testid="to-night">' + esc(t('night.nav')) + '</a>' : '');
     }
+    html += nightHTML();
     $('work').innerHTML = html + '</div>';
     var next = $('next-hand'), start = $('start-hand');
     if (next) next.addEventListener('click', function () { send('next_hand'); });
     if (start) start.addEventListener('click', function () { send('start_hand'); });
+    $('work').querySelectorAll('[data-game]').forEach(function (b) {
+      b.addEventListener('click', function () { send(hand && hand.finished ? 'next_hand' : 'start_hand', { game: b.dataset.game }); });
+    });
   }
 
   /* ---- dealing: the card goes to the seat being dealt to, in dealing order ---- */
@@ -432,7 +466,7 @@
     renderBar();
     var hand = state && state.hand;
     var prompt = $('prompt');
-    $('undo').disabled = !(hand && hand.can_undo);
+    $('undo').disabled = !state.can_undo;
     $('misdeal').disabled = !(hand && !hand.finished);
     if (!hand || hand.finished) {
       showLegal(null, '');

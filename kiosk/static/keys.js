@@ -79,12 +79,15 @@
     sheet.querySelector('.keys-value').textContent = text;
     target.dispatchEvent(new Event('input', { bubbles: true }));
   }
+  /* a field marked data-keys="money" has a decimal comma where the others have C */
+  function money() { return target && target.dataset.keys === 'money'; }
   function digit(k) {
     var value = fresh ? '' : target.value;
     fresh = false;
     if (k === '⌫') value = value.slice(0, -1);
+    else if (k === 'C' && money()) { if (value.indexOf(',') < 0) value = (value || '0') + ','; }
     else if (k === 'C') value = '';
-    else if (value.length < 7) value = (value === '0' ? '' : value) + k;
+    else if (value.length < 9) value = (value === '0' ? '' : value) + k;
     write(value);
   }
   function labelOf(input) {
@@ -101,6 +104,9 @@
     sheet.querySelector('.keys-title').textContent = labelOf(input);
     sheet.querySelector('.keys-value').textContent = input.value;
     sheet.querySelector('.keys-pad').hidden = text;
+    var clear = sheet.querySelector('.keys-pad [data-key="C"]');
+    clear.textContent = money() ? ',' : 'C';
+    clear.setAttribute('aria-label', money() ? ',' : t('keys.clear'));
     sheet.querySelector('.simple-keyboard').hidden = !text;
     var names = sheet.querySelector('.keys-names');
     names.innerHTML = '';

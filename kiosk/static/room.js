@@ -29,8 +29,19 @@
       '<div data-testid="room-street">' + esc(state) + '</div>' +
       '<div>' + esc(t('room.pot')) + ': <span class="pot" data-testid="room-pot">' + tb.pot + '</span></div>' +
       (tb.to_act ? '<div>' + esc(t('room.to_act', { name: tb.to_act })) + '</div>' : '') +
-      '<ul class="players">' + players + '</ul>' +
+      '<ul class="players">' + players + '</ul>' + nightHTML(tb.night) +
       '<span class="btn">' + esc(t('room.watch')) + '</span></a>';
+  }
+
+  /* the table's night: its money in and each player's result */
+  function nightHTML(n) {
+    if (!n) return '';
+    return '<div class="room-night" data-testid="room-night"><strong>' + esc(t(n.closed ? 'night.closed' : 'night.title')) +
+      '</strong> · ' + esc(n.rate_text) + ' · ' + esc(t('night.money_in')) + ' ' + esc(n.money_in) +
+      '<ul class="players">' + n.players.map(function (p) {
+        return '<li><span>' + esc(p.name) + '</span><span class="' + (p.result_cents > 0 ? 'gain' : p.result_cents < 0 ? 'loss' : '') +
+          '">' + esc(p.result) + '</span></li>';
+      }).join('') + '</ul></div>';
   }
 
   function render() {

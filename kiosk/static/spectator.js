@@ -10,7 +10,7 @@
   var odds = null, replay = null, frame = null, replayTimer = null, replayed = {};
   if (localStorage.getItem('fourColour') === '1' || /four=1/.test(location.search)) document.body.classList.add('four-colour');
 
-  var socket = S.live('spectator', tv.dataset.lang, function (st) { state = st; changed(); }, function (on) {
+  var socket = S.live('spectator', tv.dataset.lang, function (st) { state = st; changed(); tv.dataset.version = st.version; }, function (on) {
     online = on; conn();
   });
   socket.on('odds', function (o) { odds = o; render(); });
@@ -283,12 +283,45 @@
 
   function layout() { layoutSeats(); placeResults(); }
 
+  /* The game now and, in a rotation, the next one; in a dealer's choice, who chooses. While a
+     hand runs its own game is the game now (the table's may already be the next hand's). */
+  function renderGame(hand, table) {
+    var rot = table.rotation || {}, running = hand && !hand.finished;
+    $('tv-game').textContent = running ? t('game.' + hand.variant) : table.game_name;
+    var next = '';
+    if (rot.mode === 'list' && rot.next_text) {
+      next = running && hand.variant !== rot.game ? t('rotation.now') + ': ' + rot.game_name : rot.next_text;
+    } else if (rot.mode === 'choice' && !running && rot.chooser_text) next = rot.chooser_text;
+    $('tv-next').textContent = next;
+  }
+  /* the night so far, when the dealer shows it, and how it ends (who pays whom) */
+  function renderNight() {
+    var box = $('tv-night'), n = state.night;
+    var show = n && (state.table.show_night || n.settlement);
+    box.hidden = !show;
+    if (!show) { box.innerHTML = ''; return; }
+    var html = '<h2>' + esc(t('tv.night')) + ' · ' + esc(n.rate_text) + '</h2><table class="standings"><thead><tr><th>' +
+      esc(t('night.player')) + '</th><th>' + esc(t('night.money_in')) + '</th><th>' + esc(t('night.chips_now')) + '</th><th>' +
+      esc(t('night.result')) + '</th></tr></thead><tbody>' + n.rows.map(function (r) {
+        return '<tr' + (r.left ? ' class="left"' : '') + '><td>' + esc(r.name) + '</td><td>' + esc(r.money_in) + '</td><td>' +
+          r.chips_now + '</td><td class="' + (r.result_cents > 0 ? 'gain' : r.result_cents < 0 ? 'loss' : '') + '">' + esc(r.result) + '</td></tr>';
+      }).join('') + '</tbody></table>';
+    if (n.difference_text) html += '<p class="loss">' + esc(t('night.difference', { text: n.difference_text })) + '</p>';
+    if (n.settlement) {
+      html += '<h2>' + esc(t('night.settlement')) + '</h2><ul class="settlement">' + n.settlement.transfers.map(function (x) {
+        return '<li><span>' + esc(t('night.pays', { payer: x.from, payee: x.to })) + '</span><span class="amount">' + esc(x.amount) + '</span></li>';
+      }).join('') + '</ul>';
+    }
+    box.innerHTML = html;
+  }
+
   function render() {
     if (!state) return;
     var table = state.table, hand = frame ? frame.hand : state.hand;
     /* the odds shown: a replayed street's, or the live hand's while they are of its cards */
     var shown = frame ? frame.odds : odds && hand && odds.key === hand.odds_key ? odds : null;
-    $('tv-game').textContent = table.game_name;
+    renderGame(hand, table);
+    renderNight();
     $('tv-stakes').textContent = table.stakes_text;
     $('tv-street').textContent = !hand ? '' : frame ? t('replay.title', { number: replay.number }) + ' · ' + hand.street_text
       : t('dealer.hand', { number: hand.number }) + (hand.finished ? '' : ' · ' + hand.street_text);

@@ -63,7 +63,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(SQLAlchemyError)
     def store_error(error: SQLAlchemyError) -> tuple[Response | str, int]:
-        from kiosk.service import store_refusal
+        from kiosk.entries import store_refusal
 
         log.error("the store refused a write: %s", error)
         return refuse(store_refusal(error))

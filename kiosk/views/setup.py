@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from kiosk.broadcast import broadcast
 from kiosk.errors import status_of, words
 from kiosk.i18n import current_lang, t
+from kiosk.rotation import STAKE_KEYS, form_rotation, rotation
 from kiosk.service import service
 from kiosk.table_setup import (
     GAMES,
@@ -71,6 +72,10 @@ def index() -> Response | tuple[str, int] | str:
             lang = current_lang()
             problems = [f"{label(field)}: {problem.text(lang)}" if field else problem.text(lang)
                         for field, problem in found]
+            wanted, rotation_problems = form_rotation(request.form, wanted)
+            problems += [p.text(lang) for p in rotation_problems]
+            if table.log.book is not None:  # the night keeps the seats (the Night page)
+                wanted["seats"] = setup["seats"]
             if problems:
                 setup, status = wanted, 422
             else:
@@ -92,4 +97,14 @@ def index() -> Response | tuple[str, int] | str:
         tv_flags=TV_OPTIONS,
         overlay_url=url_for("overlay.page", token=broadcast().overlay.token(), _external=True),
         known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),
+        rotation=rotation(setup),
+        rotation_order=_order(setup),
+        stake_keys=STAKE_KEYS,
+        night_open=table.log.book is not None,
     ), status
+
+
+def _order(setup: dict[str, Any]) -> list[str]:
+    """The games as the rotation lists them: those in it first, in its order, then the others."""
+    listed = rotation(setup)["games"]
+    return [g for g in listed if g in GAMES] + [g for g in GAMES if g not in listed]

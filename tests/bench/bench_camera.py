@@ -26,6 +26,7 @@ from hardware.camera import DETAIL_MIN_CONFIDENCE
 from hardware.camera.capture import Capture
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import CameraLoop, FrameChange, Proposal, Stabilizer
+from tests.hardware.drawn import VALIDATION
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "hardware" / "fixtures" / "camera"
@@ -232,10 +233,11 @@ def validation_score(recognizer: Recognizer, folder: Path, scorer: Path,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--validation", type=Path, default=ROOT.parent / "shared" /
-                        "cards-validation")
-    parser.add_argument("--scorer", type=Path, default=ROOT.parent / "shared" / "tools" /
-                        "score-recognition")
+    parser.add_argument("--validation", type=Path, default=VALIDATION,
+                        help="labelled pictures (default: $STUD_KIOSK_VALIDATION)")
+    parser.add_argument("--scorer", type=Path,
+                        default=Path(os.environ.get("STUD_KIOSK_SCORER", "score-recognition")),
+                        help="the recognition scorer (default: $STUD_KIOSK_SCORER)")
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--loop-seconds", type=float, default=8.0)
     args = parser.parse_args(argv)

@@ -7,7 +7,7 @@ all, the cards read right and wrong at the threshold in use (recall over the fac
 an index in view; wrong over the cards named); then the time to learn the examples of a block and
 the frames per second at 1280x720 reading with the deck, on one thread.
 
-    .venv/bin/python -m tests.bench deck [--labels $VALIDATION/labels.json]
+    .venv/bin/python -m tests.bench.bench_deck [--labels $VALIDATION/labels.json]
         [--learn 5] [--block 15]
 
 Without a labels file, pictures of the committed CC0 deck are drawn and labelled first.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -28,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hardware.camera import DETAIL_MIN_CONFIDENCE
-from hardware.camera.deck import Deck, Labelled, examples_in
+from hardware.camera.deck import Deck
+from hardware.camera.examples import Labelled, examples_in
 from hardware.camera.recognize import Recognizer
 
 
@@ -40,7 +42,7 @@ def _picture(path: str) -> npt.NDArray[np.uint8]:
 
 
 ROOT = Path(__file__).resolve().parents[2]
-VALIDATION = ROOT.parent / "shared" / "cards-validation" / "labels.json"
+VALIDATION = Path(os.environ.get("STUD_KIOSK_VALIDATION", ROOT / "validation")) / "labels.json"
 FIXTURES = ROOT / "tests" / "hardware" / "fixtures"
 
 

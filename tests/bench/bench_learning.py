@@ -22,8 +22,8 @@ from hardware.camera.recognize import FrameResult, Recognizer, decode_image
 from kiosk.camera import TableCamera
 from kiosk.service import TableService
 from kiosk.store import Store
+from tests.helpers.camera_table import FRAME_H, FRAME_W, TablePictures
 from tests.kiosk import driver
-from tests.kiosk.camera_table import FRAME_H, FRAME_W, TablePictures
 
 CARDS = [r + s for s in "cdhs" for r in "23456789TJQKA"]
 

@@ -34,8 +34,8 @@ import requests
 import socketio
 
 from tests.conftest import LiveKiosk
+from tests.helpers.servers import Postgres, Redis, postgres_bin
 from tests.kiosk import driver
-from tests.room.conftest import Postgres, Redis, postgres_bin
 
 
 class Screen:

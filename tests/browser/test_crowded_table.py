@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_table_readability import (
-    DECK,
+from tests.conftest import LiveKiosk
+from tests.helpers.hands import DECK, next_event
+from tests.helpers.pages import (
     TV_MIN_PX,
     cards_outside_seats,
+    check_touch_targets,
     font_px,
-    next_event,
     overlapping_seats,
 )
-from tests.conftest import LiveKiosk
 from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -247,7 +247,6 @@ def acting_with(pots: int) -> Callable[[dict[str, Any]], bool]:
 def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
 ) -> None:
-    from tests.browser.test_kiosk_browser import check_touch_targets
 
     server = live_kiosk()
     http = server.dealer_session()

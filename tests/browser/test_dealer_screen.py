@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_kiosk_browser import check_touch_targets, wait_until
 from tests.conftest import TEST_PIN, LiveKiosk
+from tests.helpers.pages import check_touch_targets
+from tests.helpers.waiting import wait_until
 from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -4,15 +4,22 @@ screens (dealer at 1280x800 and 800x480, TV at 1920x1080) go to test-artifacts/.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.test_table_readability import seats_under_results
 from tests.conftest import TEST_PIN, LiveKiosk
+from tests.helpers.pages import (
+    check_touch_targets,
+    dealer_view,
+    seats_under_results,
+    tap,
+    tap_event,
+    took,
+)
+from tests.helpers.waiting import wait_until
 from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -20,50 +27,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 BIG, SMALL, TV = (1280, 800), (800, 480), (1920, 1080)
 
 
-def dealer_view(page: Any, url: str) -> dict[str, Any]:
-    answer = page.request.get(url + "/api/state?lang=en")
-    assert answer.ok
-    view: dict[str, Any] = answer.json()
-    assert view["role"] == "dealer"
-    return view
-
-
-def wait_until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out: {what}")
-        time.sleep(0.05)
-
-
-def tap(page: Any, selector: str) -> None:
-    page.locator(selector).first.click()
-
-
 def shoot(page: Any, artifacts: Path, name: str, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.wait_for_timeout(150)
     page.screenshot(path=str(artifacts / f"{name}-{size[0]}x{size[1]}.png"))
-
-
-def check_touch_targets(page: Any) -> None:
-    """Every visible button is at least 48 px both ways and no text is under 16 px."""
-    small = page.evaluate(
-        """() => Array.from(document.querySelectorAll('button, a.btn, input, select'))
-            .filter(e => e.offsetParent !== null)
-            .map(e => { const r = e.getBoundingClientRect();
-                        return [e.textContent.trim() || e.name || e.tagName, r.width, r.height]; })
-            .filter(([, w, h]) => w < 47.5 || h < 47.5)"""
-    )
-    assert small == [], f"touch targets under 48 px: {small[:5]}"
-    tiny = page.evaluate(
-        """() => Array.from(document.querySelectorAll('body *'))
-            .filter(e => e.offsetParent !== null && e.childNodes.length &&
-                    Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()))
-            .map(e => [e.textContent.trim().slice(0, 20), parseFloat(getComputedStyle(e).fontSize)])
-            .filter(([, size]) => size < 16)"""
-    )
-    assert tiny == [], f"text under 16 px: {tiny[:5]}"
 
 
 def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
@@ -213,10 +180,6 @@ def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(
         tv_ctx.close()
 
 
-def took(page: Any, url: str, events: int) -> Callable[[], bool]:
-    return lambda: bool(dealer_view(page, url)["hand"]["events"] == events)
-
-
 def test_the_tv_reconnects_and_resyncs_after_a_drop(
     live_kiosk: Callable[..., LiveKiosk], chromium: Any
 ) -> None:
@@ -245,57 +208,6 @@ def test_the_tv_reconnects_and_resyncs_after_a_drop(
         assert tv.locator('.tv-seat .card[data-card="As"]').count() == 0
     finally:
         ctx.close()
-
-
-def tap_event(page: Any, hand: dict[str, Any], event: dict[str, Any]) -> None:
-    """Make ``event`` happen by tapping the dealer screen as a dealer would."""
-    kind = event["type"]
-    if kind == "deal":
-        # the picker is already on the seat and kind being dealt (the dealing order): a tap on a
-        # seat or on down/up is needed only for a card dealt out of that order
-        seat = event["seat"]
-        target = page.locator('[data-testid="deal-target"]')
-        if target.get_attribute("data-seat") != str(seat):
-            tap(page, f'[data-target="{seat}"]')
-            page.locator(f'[data-testid="deal-target"][data-seat="{seat}"]').wait_for()
-        mode = "up" if event["up"] else "down"
-        toggle = page.locator(f'[data-updown="{mode}"]')
-        if toggle.count() and toggle.get_attribute("aria-pressed") != "true":
-            toggle.click()
-        if event["card"] is None:
-            tap(page, '[data-testid="unknown-card"]')
-            return
-        tap(page, f'.picker button[data-card="{event["card"]}"]')
-    elif kind == "act":
-        acting_on_screen(page, event["seat"])
-        tap(page, f'#legal [data-action="{event["action"]}"]')
-    elif kind == "show":
-        seat = next(s for s in hand["seats"] if s["seat"] == event["seat"])
-        showing_on_screen(page, seat)
-        known = {c["card"] for c in seat["cards"] if c["card"]}
-        for card in event["cards"]:
-            if card not in known:
-                tap(page, f'.picker button[data-card="{card}"]')
-        tap(page, '[data-testid="show-cards"]')
-    elif kind == "muck":
-        showing_on_screen(page, next(s for s in hand["seats"] if s["seat"] == event["seat"]))
-        tap(page, '[data-testid="muck"]')
-    else:
-        raise AssertionError(f"no tap for {event}")
-
-
-def acting_on_screen(page: Any, seat: int) -> None:
-    """Wait until the dealer screen's action buttons are ``seat``'s: just after an action they
-    are still the last actor's for a moment, and a tap then acts out of turn."""
-    page.locator(f'#legal[data-seat="{seat}"] [data-action]').first.wait_for()
-
-
-def showing_on_screen(page: Any, seat: dict[str, Any]) -> None:
-    """Wait until the dealer screen asks for ``seat``'s showing: its Show and Muck buttons act
-    for the seat the screen names, and just after a seat has shown they are still the last
-    one's for a moment."""
-    page.locator('[data-testid="show-hint"]', has_text=f'{seat["seat"]} · {seat["name"]}'
-                 ).wait_for()
 
 
 def test_a_tap_on_an_action_survives_a_state_that_arrives_under_the_finger(

@@ -14,15 +14,19 @@ from typing import Any
 import pytest
 
 from tests.conftest import LiveKiosk
+from tests.helpers.hands import DECK, next_event
+from tests.helpers.pages import (
+    TV_MIN_PX,
+    cards_outside_seats,
+    font_px,
+    overlapping_seats,
+    seats_under_results,
+)
 from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Marcello"]
-DECK = [r + s for r in "AKQJT98765432" for s in "shdc"]
-TV_MIN_PX = 28.0  # the TV's body size: nothing a player must read from 3 m is smaller
-
-
 def eight_handed() -> dict[str, Any]:
     setup = copy.deepcopy(driver.SETUP)
     setup["game"] = "seven-card-stud"
@@ -32,35 +36,6 @@ def eight_handed() -> dict[str, Any]:
             seat.update(name=NAMES[seat["seat"] - 1], stack=200, active=True)
     setup["seats"][1]["stack"] = 14  # Bruno: all in on third street
     return setup
-
-
-def next_event(hand: dict[str, Any], deck: list[str]) -> dict[str, Any]:
-    prompt = hand["prompt"]
-    if prompt["kind"] == "deal":
-        needs = hand["needs"]
-        seat = next((s for s in prompt["seats"] if str(s) in needs), int(next(iter(needs))))
-        return {"type": "deal", "seat": seat, "card": deck.pop(0),
-                "up": not needs[str(seat)].get("down")}
-    if prompt["kind"] in ("bring_in", "act"):
-        legal = {a["action"]: a for a in hand["legal"]}
-        seat, street = hand["to_act"], hand["street_name"]
-        if "bring_in" in legal:
-            choice = "bring_in"
-        elif seat == 2 and "raise" in legal:
-            choice = "raise"
-        elif seat in (5, 6) and street == "fourth" and "fold" in legal:
-            choice = "fold"
-        elif seat == 3 and "bet" in legal:
-            choice = "bet"
-        else:
-            choice = "check" if "check" in legal else "call"
-        return {"type": "act", "seat": seat, "action": choice, "amount": legal[choice]["amount"]}
-    if prompt["kind"] == "show":
-        seat = prompt["seats"][0]
-        cards = next(s for s in hand["seats"] if s["seat"] == seat)["cards"]
-        down = [c["card"] for c in cards if not c["public"]]
-        return {"type": "show", "seat": seat, "cards": down}
-    raise AssertionError(f"no answer to {prompt}")
 
 
 def play_until(
@@ -83,22 +58,6 @@ def third_street_calls(hand: dict[str, Any]) -> bool:
 
 def seventh_street_betting(hand: dict[str, Any]) -> bool:
     return bool(hand["street_name"] == "seventh" and hand["prompt"]["kind"] == "act")
-
-
-def cards_outside_seats(page: Any, seat_selector: str) -> list[Any]:
-    """Cards that stick out of, or are clipped by, their seat box."""
-    found: list[Any] = page.evaluate(
-        """sel => Array.from(document.querySelectorAll(sel)).flatMap(seat => {
-            const box = seat.getBoundingClientRect();
-            return Array.from(seat.querySelectorAll('.card')).map(card => {
-                const r = card.getBoundingClientRect();
-                return [seat.dataset.seat, card.textContent.trim() || 'back',
-                        r.left, r.right, box.left, box.right];
-            }).filter(([, , l, r, bl, br]) => l < bl - 0.5 || r > br + 0.5);
-        })""",
-        seat_selector,
-    )
-    return found
 
 
 def cards_hidden_in_dealer_seats(page: Any) -> list[Any]:
@@ -140,19 +99,6 @@ def text_whole(page: Any, selector: str) -> bool:
     ))
 
 
-def seats_under_results(tv: Any) -> list[str]:
-    """The TV seats that the result panel covers, even in part."""
-    covered: list[str] = tv.evaluate(
-        """() => { const r = document.querySelector('[data-testid=tv-results]')
-                                     .getBoundingClientRect();
-            return Array.from(document.querySelectorAll('.tv-seat')).filter(s => {
-                const b = s.getBoundingClientRect();
-                return b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top;
-            }).map(s => s.dataset.seat); }"""
-    )
-    return covered
-
-
 def bets_off_the_felt(tv: Any) -> list[str]:
     """TV seats whose bet label sits on the rail or outside the table, not on the felt."""
     off: list[str] = tv.evaluate(
@@ -182,20 +128,6 @@ def seat_badges(tv: Any) -> list[dict[str, Any]]:
                     background: style.backgroundColor, opacity: opacity}; })"""
     )
     return found
-
-
-def overlapping_seats(tv: Any) -> list[list[str]]:
-    """Pairs of TV seat boxes that overlap, even in part."""
-    pairs: list[list[str]] = tv.evaluate(
-        """() => { const seats = Array.from(document.querySelectorAll('.tv-seat'));
-            const boxes = seats.map(s => [s.dataset.seat, s.getBoundingClientRect()]);
-            const out = [];
-            boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
-                if (r.left < q.right && r.right > q.left && r.top < q.bottom && r.bottom > q.top)
-                    out.push([a, b]); }));
-            return out; }"""
-    )
-    return pairs
 
 
 def seat_in_sight(page: Any, selector: str) -> bool:
@@ -228,16 +160,6 @@ def tv_texts_under(tv: Any, min_px: float) -> list[list[Any]]:
         min_px,
     )
     return small
-
-
-def font_px(page: Any, selector: str) -> list[float]:
-    sizes: list[float] = page.evaluate(
-        """sel => Array.from(document.querySelectorAll(sel))
-                   .map(e => parseFloat(getComputedStyle(e).fontSize))""",
-        selector,
-    )
-    assert sizes, f"nothing matches {selector}"
-    return sizes
 
 
 def test_eight_seats_seventh_street_and_side_pot_are_readable(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.store import Store
-from tests.deploy.conftest import DEPLOY
+from tests.helpers.deploy import DEPLOY
 
 BACKUP = DEPLOY / "stud-kiosk-backup"
 

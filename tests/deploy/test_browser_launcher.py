@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import DEPLOY
+from tests.helpers.deploy import DEPLOY
 
 PAGE = b"<html><body><h1 id='marker'>dealer page for the launcher test</h1></body></html>"
 

@@ -3,6 +3,7 @@ second run changes nothing, and that an upgrade keeps the data and can be rolled
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -11,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import DEPLOY, Deployment, copy_source, fake_system_root, run_install
+from tests.helpers.deploy import (
+    DEPLOY,
+    Deployment,
+    copy_source,
+    fake_system_root,
+    release_of,
+    run_install,
+)
 
 UNITS = ("stud-kiosk.service", "stud-kiosk-backup.service", "stud-kiosk-backup.timer")
 
@@ -24,12 +32,29 @@ def test_install_lays_down_the_code_settings_units_and_folders(deployment: Deplo
     root = deployment.root
     release = root / "opt/stud-kiosk/releases" / deployment.first_release
     assert deployment.first_release.startswith("0.1.0-")
-    # The code with its own virtual environment, and the command the server unit runs.
-    assert (release / "kiosk" / "cli.py").is_file()
-    assert (release / "templates").is_dir()
+    # The wheel installed in the release's own virtual environment, and the command the server
+    # unit runs; beside it only the scripts and documents the system refers to.
+    (wheel,) = (release / "wheel").glob("stud_kiosk-0.1.0-*.whl")
+    assert sorted(p.name for p in release.iterdir()) == [
+        ".complete", "README.md", "deploy", "docs", "hardware", "venv", "wheel"
+    ]
     stud_kiosk = release / "venv" / "bin" / "stud-kiosk"
     assert os.access(stud_kiosk, os.X_OK)
     assert stud_kiosk.read_text(encoding="utf-8").startswith(f"#!{release}/venv/bin/python")
+    (site,) = (release / "venv" / "lib").glob("python3*/site-packages")
+    assert (site / "kiosk" / "cli.py").is_file()
+    assert (site / "kiosk" / "templates" / "dealer.html").is_file()
+    assert (site / "hardware" / "camera" / "model" / "cards.onnx").is_file()
+    # the firmware docs/hardware.md builds: the installed package's, its build script runnable
+    assert (release / "hardware").resolve() == (site / "hardware").resolve()
+    assert os.access(release / "hardware" / "firmware" / "build", os.X_OK)
+    assert (release / "hardware" / "firmware" / "stud_table" / "stud_table.ino").is_file()
+    # installed from the wheel, not linked to the source folder (an editable install)
+    origin = json.loads(next(site.glob("stud_kiosk-*.dist-info/direct_url.json")).read_text())
+    assert origin["url"] == wheel.as_uri() and "dir_info" not in origin
+    assert not list(site.glob("__editable__*")), "the release must not use the source folder"
+    assert os.access(release / "deploy" / "stud-kiosk-backup", os.X_OK)
+    assert (release / "docs" / "deploy.md").is_file()
     # Settings, remembered options, folders outside the code.
     env = (root / "etc/stud-kiosk/env").read_text(encoding="utf-8")
     assert "STUD_KIOSK_INSTANCE=/var/lib/stud-kiosk\n" in env
@@ -108,6 +133,10 @@ def test_an_upgrade_keeps_the_data_and_switches_to_a_new_release(deployment: Dep
     assert (root / "etc/stud-kiosk/env").read_text(encoding="utf-8") == deployment.env_before
     udev = (root / "etc/udev/rules.d/99-stud-kiosk.rules").read_text(encoding="utf-8")
     assert udev == deployment.udev_before
+    # The new release is the new code's wheel (README.md is its description).
+    release = root / "opt/stud-kiosk/releases" / deployment.upgraded_release
+    (metadata,) = release.glob("venv/lib/python3*/site-packages/stud_kiosk-*.dist-info/METADATA")
+    assert "A newer version." in metadata.read_text(encoding="utf-8")
     # Only the current and the previous release stay.
     releases = sorted(p.name for p in (root / "opt/stud-kiosk/releases").iterdir())
     assert releases == sorted([deployment.first_release, deployment.upgraded_release])
@@ -156,6 +185,26 @@ def test_bad_options_are_refused_with_what_is_allowed(tmp_path: Path) -> None:
     assert done.returncode != 0
 
 
+@pytest.mark.slow
+def test_a_source_that_does_not_build_leaves_the_running_release_alone(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    root = tmp_path / "root"
+    shutil.copytree(deployment.root, root, symlinks=True)
+    before = (release_of(root, "current"), release_of(root, "previous"))
+    source = copy_source(tmp_path / "src")
+    pyproject = source / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.replace('"kiosk.views",', '"kiosk.views", "kiosk.gone",'), "utf-8")
+    done = run_install(source, root)
+    assert done.returncode == 2
+    assert f"could not build the wheel of {source}" in done.stderr
+    assert (release_of(root, "current"), release_of(root, "previous")) == before
+    assert "systemctl restart" not in done.stdout
+    releases = root / "opt/stud-kiosk/releases"
+    assert {p.name for p in releases.iterdir() if (p / ".complete").exists()} == set(before)
+
+
 def test_logrotate_accepts_the_configuration(deployment: Deployment, tmp_path: Path) -> None:
     logrotate = shutil.which("logrotate") or "/usr/sbin/logrotate"
     if not Path(logrotate).exists():
@@ -182,3 +231,5 @@ def test_copy_source_leaves_out_the_virtual_environment(tmp_path: Path) -> None:
     copy = copy_source(tmp_path / "src")
     assert (copy / "deploy" / "install.sh").is_file()
     assert not (copy / ".venv").exists()
+    # build output is left out at the top only: the firmware's build script is the project's
+    assert os.access(copy / "hardware" / "firmware" / "build", os.X_OK)

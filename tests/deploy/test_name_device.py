@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from tests.deploy.conftest import DEPLOY
+from tests.helpers.deploy import DEPLOY
 
 TOOL = DEPLOY / "stud-kiosk-name-device"
 

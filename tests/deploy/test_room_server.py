@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import free_port
-from tests.deploy.conftest import DEPLOY, snapshot
-from tests.deploy.test_units import SYSTEM_UNITS, analyze
+from tests.helpers.deploy import DEPLOY, SYSTEM_UNITS, analyze, snapshot
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

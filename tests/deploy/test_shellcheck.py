@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.deploy.conftest import DEPLOY
+from tests.helpers.deploy import DEPLOY
 
 SCRIPTS = (
     "install.sh",

@@ -8,22 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import DEPLOY, Deployment
+from tests.helpers.deploy import DEPLOY, SYSTEM_UNITS, Deployment, analyze
 
-SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 UNITS = (
     "stud-kiosk.service",
     "stud-kiosk-backup.service",
     "stud-kiosk-backup.timer",
     "stud-kiosk-browser.service",
 )
-
-
-def analyze() -> str:
-    found = shutil.which("systemd-analyze")
-    if found is None or not (SYSTEM_UNITS / "multi-user.target").exists():
-        pytest.skip("systemd-analyze is not installed (Debian package systemd)")
-    return found
 
 
 def prepare_root(root: Path) -> None:

@@ -108,6 +108,7 @@ def test_razz_counts(every_hand: Hands) -> None:
     assert len(np.unique(strengths)) == comb(17, 5) - 13 == 6_175
 
 
+@pytest.mark.slow
 def test_batch_equals_scalar_on_every_five_card_hand(every_hand: Hands) -> None:
     for start in range(0, ALL_HANDS, 200_000):  # in slices: 2.6 million lists would take 250 MB
         part = every_hand[start : start + 200_000]

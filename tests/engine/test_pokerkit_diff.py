@@ -33,6 +33,7 @@ from tests.engine.pokerkit_driver import SetAside, play_one
 HANDS = {"seven-card-stud": 1000, "seven-card-stud-hilo": 1000, "razz": 300}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(HANDS))
 def test_same_final_stacks_as_pokerkit(variant: str) -> None:
     hands = HANDS[variant]

@@ -24,7 +24,8 @@ from hardware.camera.stable import (
     Proposal,
     Stabilizer,
 )
-from tests.browser.test_kiosk_browser import wait_until
+from tests.helpers.camera import EveryFrameChanged, NumberedCamera
+from tests.helpers.waiting import wait_until
 
 SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
 
@@ -196,25 +197,6 @@ def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_ca
         capture.stop()
 
 
-class NumberedCamera:
-    """A camera whose every frame is new: the committed scene with the frame's number written
-    into its top-left pixels."""
-
-    description = "numbered camera"
-
-    def __init__(self, scene: Any) -> None:
-        self.scene, self.count = scene, 0
-
-    def read(self) -> Any:
-        self.count += 1
-        frame = self.scene.copy()
-        frame[0, 0, 0], frame[0, 1, 0] = self.count % 256, self.count // 256 % 256
-        return frame
-
-    def close(self) -> None:
-        pass
-
-
 class NumberingRecognizer(Recognizer):
     """The real recogniser, noting which frame each reading is of, which thread read it and
     when."""
@@ -236,11 +218,6 @@ class NumberingRecognizer(Recognizer):
         self.of[id(result)] = number
         self.reads.append((number, threading.current_thread().name, start, time.monotonic()))
         return result
-
-
-class EveryFrameChanged(FrameChange):
-    def changed(self, frame: Any) -> bool:
-        return True
 
 
 @pytest.mark.slow

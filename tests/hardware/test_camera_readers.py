@@ -16,7 +16,8 @@ import pytest
 
 from hardware.camera import DeckFile, readers
 from hardware.camera.capture import Capture
-from hardware.camera.deck import Deck, example_at
+from hardware.camera.deck import Deck
+from hardware.camera.examples import example_at
 from hardware.camera.readers import ReaderProcess, ReaderStopped
 from hardware.camera.recognize import (
     FrameResult,
@@ -26,22 +27,14 @@ from hardware.camera.recognize import (
     load_image,
 )
 from hardware.camera.stable import CameraLoop, Proposal, Stabilizer
-from tests.browser.test_kiosk_browser import wait_until
-from tests.hardware.test_camera_loop import EveryFrameChanged, NumberedCamera
+from tests.hardware.drawn import VALIDATION
+from tests.helpers.camera import EveryFrameChanged, NumberedCamera, gone
+from tests.helpers.waiting import wait_until
 
 SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
-VALIDATION = Path(__file__).resolve().parents[2].parent / "shared" / "cards-validation"
 
 
-def gone(pid: int) -> bool:
-    """Whether no process of that id is left (ended and waited for)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
+@pytest.mark.slow
 def test_a_reader_process_reads_as_the_recognizer_does_and_says_what_is_wrong() -> None:
     recognizer = Recognizer()
     scene = load_image(SCENES / "scene02.jpg")
@@ -201,6 +194,7 @@ def page_faults(pid: int) -> int:
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc" or not Path("/proc/self/stat").is_file(),
                     reason="the C library's memory options are glibc's, counted in /proc")
+@pytest.mark.slow
 def test_a_reader_process_keeps_its_frames_memory_for_the_next_frame() -> None:
     if not (VALIDATION / "labels.json").is_file():
         pytest.skip(f"validation set not found at {VALIDATION}")

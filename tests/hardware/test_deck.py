@@ -8,16 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera.deck import (
-    GLYPH_PX,
-    THUMB_PX,
-    Corner,
-    Deck,
-    DeckError,
-    DeckStore,
-    Glyph,
-    example_at,
-)
+from hardware.camera.deck import GLYPH_PX, THUMB_PX, Corner, Deck, DeckError, DeckStore, Glyph
+from hardware.camera.examples import example_at
 
 
 def _frame_with_index() -> tuple[np.ndarray, Corner]:
@@ -92,3 +84,21 @@ def test_a_deck_name_and_a_damaged_file_are_refused_in_words(tmp_path: Path) -> 
     with pytest.raises(DeckError, match="not a deck file"):
         Deck.load(bad)
     assert store.names() == ["Rosso"]
+
+
+def test_a_deck_file_of_an_older_format_is_refused_in_words(tmp_path: Path) -> None:
+    """A deck kept when examples held other pixels is not read as if they were today's."""
+    import json
+
+    import numpy as np
+
+    path = tmp_path / "old.npz"
+    Deck("Old").save(path)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(bytes(arrays["meta"]).decode())
+    meta["format"] = 1
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez(path, **arrays)
+    with pytest.raises(DeckError, match=r"format 1, kept by an older kiosk.*learn the deck again"):
+        Deck.load(path)

@@ -19,13 +19,12 @@ import pytest
 
 from hardware.camera.down import DownCard, find_down_cards
 from hardware.camera.recognize import load_image
-from hardware.training.synth import CardArt, drawn_backs, label_card, make_scene
+from hardware.training.synth import make_scene
+from tests.hardware.drawn import VALIDATION
+from tests.helpers.camera import FRAME, drawn_decks
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "camera"
-VALIDATION = ROOT.parent / "shared" / "cards-validation"
-FRAME = (1280, 720)
-
 #: measured (docs/camera.md): the share of pictures whose count is exact, the share off by at most
 #: one, and the share of found cards whose centre lies on a face-up card. The tests allow a margin.
 DRAWN_FIGURES = (0.25, 1.0, 0.0)
@@ -34,37 +33,6 @@ VALIDATION_FIGURES = (0.267, 0.333)
 
 
 # ---- scenes drawn from committed code only ------------------------------------------------------
-
-def _drawn_face(rank: str, red: bool) -> CardArt | None:
-    """A plain card face: white, a rank and a suit mark in two corners and a few pips."""
-    w, h = 300, 420
-    img = np.full((h, w, 3), 250, np.uint8)
-    ink = (30, 30, 200) if red else (20, 20, 20)
-    cv2.rectangle(img, (1, 1), (w - 2, h - 2), (200, 200, 200), 2)
-
-    def index(turned: bool) -> None:
-        corner = np.full((110, 60, 3), 250, np.uint8)
-        cv2.putText(corner, rank, (8, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.5, ink, 4, cv2.LINE_AA)
-        cv2.circle(corner, (26, 78), 14, ink, -1, cv2.LINE_AA)
-        if turned:
-            img[h - 122:h - 12, w - 72:w - 12] = corner[::-1, ::-1]
-        else:
-            img[12:122, 12:72] = corner
-
-    index(False)
-    index(True)
-    for k in range(3):
-        cv2.circle(img, (150, 120 + 90 * k), 26, ink, -1, cv2.LINE_AA)
-    art = label_card(rank + ("h" if red else "s"), img)
-    return art
-
-
-def drawn_decks() -> dict[str, list[CardArt]]:
-    faces = [a for r in "A23456789JQK" for red in (False, True)
-             if (a := _drawn_face(r, red)) is not None]
-    assert len(faces) >= 16, "the drawn faces must be readable as cards by the scene maker"
-    return {"drawn": faces + drawn_backs()}
-
 
 def _quad(p: Any) -> np.ndarray:
     ih, iw = p.art.image.shape[:2]
@@ -98,6 +66,7 @@ def drawn_scenes() -> list[tuple[Any, list[DownCard]]]:
     return out
 
 
+@pytest.mark.slow
 def test_down_cards_are_counted_on_drawn_scenes(
         drawn_scenes: list[tuple[Any, list[DownCard]]]) -> None:
     close = exact = on_up = found_total = 0

@@ -17,15 +17,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hardware.camera.deck import (
-    Corner,
-    Deck,
-    Example,
-    Glyph,
-    Labelled,
-    examples_in,
-    glyph_window,
-)
+from hardware.camera.deck import Corner, Deck, Example, Glyph
+from hardware.camera.examples import Labelled, examples_in, glyph_window
 from hardware.camera.learned import DECK_CARD, DECK_PAIR, DeckReaders
 from hardware.camera.recognize import Recognizer
 from hardware.training.synth import load_decks
@@ -110,6 +103,7 @@ def test_a_glyph_window_is_as_large_however_the_card_lies() -> None:
     assert float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum())) > 0.8
 
 
+@pytest.mark.slow
 def test_the_deck_finds_and_reads_corners_of_its_own(
         tables: tuple[Path, list[dict[str, Any]]], recognizer: Recognizer) -> None:
     """Learned from four pictures, the deck reads the two others: it finds corners of its own,
@@ -183,7 +177,8 @@ def test_a_labels_file_that_is_none_is_refused_in_words(tmp_path: Path) -> None:
 def test_a_corner_of_no_suit_is_read_where_the_deck_prints_its_suit() -> None:
     """A deck whose examples show the suit five rank sizes to the left of the rank: a corner of
     a rank alone is read with the suit found there."""
-    from hardware.camera.deck import Example, suit_from_layout
+    from hardware.camera.deck import Example
+    from hardware.camera.examples import suit_from_layout
 
     blank = np.zeros((48, 48, 3), np.uint8)
     deck = Deck("apart", [Example(f"e{i}", "Kh", blank, blank, np.zeros((64, 64, 3), np.uint8),
@@ -214,3 +209,21 @@ def test_the_deck_finds_corners_only_on_faces_of_its_colour() -> None:
     assert reader.on_face(_printed((150, 150, 150), (10, 10, 10), "7"), True)  # in shadow
     assert not reader.on_face(_printed((30, 140, 30), (240, 240, 240), "o"), False)  # a chip
     assert not reader.on_face(_printed((200, 120, 40), black, "7"), True)  # a blue face
+
+
+def test_the_deck_pairs_only_glyphs_lying_as_it_prints_its_index() -> None:
+    """Once its examples show the suit printed a rank size below the rank and two thirds its
+    size, a glyph so placed pairs with a rank; the two digits of a 10, side by side and of one
+    size, do not, nor a pip three rank sizes away."""
+    from hardware.camera.learned import fits_layout
+    from hardware.camera.types import Glyph as FrameGlyph
+
+    def at(x: float, y: float, size: float) -> FrameGlyph:
+        return FrameGlyph(round(x - size / 2), round(y - size / 2), round(size), round(size),
+                          x, y, True)
+
+    layout = (0.0, 1.0, 0.66)
+    rank = at(100, 100, 30)
+    assert fits_layout(rank, at(102, 131, 20), layout, 1.5)
+    assert not fits_layout(rank, at(120, 100, 30), layout, 1.5)  # the 0 of a 10
+    assert not fits_layout(rank, at(100, 190, 20), layout, 1.5)

@@ -184,6 +184,7 @@ def test_validation_set(reader: Recognizer) -> None:
                 f"wrong-label rate {wrong_rate:.4f} at {threshold}"
 
 
+@pytest.mark.slow
 def test_cli_prints_one_json_line_per_picture(tmp_path: Path) -> None:
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
@@ -205,6 +206,7 @@ def test_cli_prints_one_json_line_per_picture(tmp_path: Path) -> None:
     assert sum(len(line["cards"]) for line in lines) >= 1
 
 
+@pytest.mark.slow
 def test_cli_reads_pictures_in_detail_unless_told_not_to(tmp_path: Path) -> None:
     far = tmp_path / "far.png"
     cv2.imwrite(str(far), cv2.resize(load_image(FIXTURES / "scene07.jpg"), None, fx=0.7, fy=0.7,
@@ -220,6 +222,7 @@ def test_cli_reads_pictures_in_detail_unless_told_not_to(tmp_path: Path) -> None
     assert read[("--no-detail",)] < read[()] == read[("--detail",)] <= face_up, read
 
 
+@pytest.mark.slow
 def test_cli_reading_in_detail_counts_a_card_read_at_the_picture_s_scale_from_its_own_threshold(
 ) -> None:
     """Read in detail (the default), a card read only at the picture's own scale is reported
@@ -281,6 +284,7 @@ def test_stabilizer_counts_frames_in_a_row_past_its_window() -> None:
     assert {p.card: (p.frames, p.streak) for p in props} == {"Qh": (5, 11), "2c": (3, 0)}
 
 
+@pytest.mark.slow
 def test_cli_explains_what_read_each_card(tmp_path: Path) -> None:
     """``--explain`` says what found and named each card and every reading weighed; with
     ``--json``, each card has the rule that named it (``source``) and the evidence weighed."""

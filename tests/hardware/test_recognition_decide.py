@@ -140,6 +140,22 @@ def test_an_index_is_read_as_one_card() -> None:
     assert sorted(both) == ["Jd", "Jh"]
 
 
+def test_a_card_is_read_once_in_its_quad() -> None:
+    """Two cards read in one quad (a ten counted by its pips as clubs, and paired by the deck
+    with a pip beside its index as hearts): one card lies there, the surer reading stands. The
+    cards of a fan, even a tight one, are two cards."""
+    shifted = tuple((x + 1.0, y - 1.0) for x, y in QUAD)
+    same = {"Tc": CardReading("Tc", 0.98, QUAD, (5.0, 8.0)),
+            "Th": CardReading("Th", 0.97, shifted, (65.0, 92.0))}
+    assert list(decide.one_card_a_quad(same, DEFAULT.decide)) == ["Tc"]
+    half = tuple((x + 8.0, y) for x, y in QUAD)  # a tight fan: overlapping 0.8
+    fan = {"Tc": CardReading("Tc", 0.98, QUAD, (5.0, 8.0)),
+           "Th": CardReading("Th", 0.97, half, (40.0, 8.0))}
+    assert sorted(decide.one_card_a_quad(fan, DEFAULT.decide)) == ["Tc", "Th"]
+    assert sorted(decide.one_card_a_quad(same, DEFAULT.without("one-quad").decide)) \
+        == ["Tc", "Th"]
+
+
 def test_a_large_pip_beside_the_index_outweighs_its_small_suit_of_the_same_colour() -> None:
     # a king whose small index spade reads as a club, beside its card's large spade pip, which
     # reads surely as a spade: the index is read as no card rather than as the K of clubs
@@ -172,6 +188,7 @@ def _shrunk(name: str, scale: float) -> np.ndarray:
                                  interpolation=cv2.INTER_AREA), np.uint8)
 
 
+@pytest.mark.slow
 def test_an_enlarged_reading_counts_only_when_sure() -> None:
     """A card read enlarged below ``Detail.sure`` leaves the frame's own reading as it was (a
     small index suit read as another of its shape family enlarged is read at 0.99 and more).
@@ -271,5 +288,6 @@ def test_reading_in_detail_leaves_out_the_frame_s_reading_of_an_index_read_surel
     assert sure is not None
     cards = {c.card: c for c in reader.read(image, detail=True).cards}
     assert "7d" not in cards and cards["2d"].confidence >= sure, cards
-    never = reader.using(DEFAULT.with_(detail={"overrules": None}))
+    # the 2♦ read in the 7♦'s quad leaves it out too (one card a quad): both rules off, it stays
+    never = reader.using(DEFAULT.with_(detail={"overrules": None}).without("one-quad"))
     assert "7d" in {c.card for c in never.read(image, detail=True).cards}

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware.camera import DETAIL_MIN_CONFIDENCE, decide, rank_height, whole
 from hardware.camera.nets import INDEX_RANKS, INDEX_SUITS, VIEW_H, VIEW_W, card_view, index_window
@@ -176,6 +177,7 @@ def _reads_in_detail_as_its_process(reader: Recognizer, scene: np.ndarray) -> No
         process.close()
 
 
+@pytest.mark.slow
 def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
         reader: Recognizer) -> None:
     """Committed faces laid at a third of their size (ranks of about 6 px): read in detail, a
@@ -197,6 +199,7 @@ def test_a_table_of_small_cards_is_read_in_full_with_the_cards_seen_whole(
                  detail=True) == without
 
 
+@pytest.mark.slow
 def test_an_index_whose_rank_is_cut_into_pieces_is_read_whole_around_its_suit(
         reader: Recognizer) -> None:
     """Read in detail, the window around each suit glyph is read whole by the index networks:

@@ -7,9 +7,10 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware.training.synth import make_scene
-from tests.hardware.test_down_cards import FRAME, drawn_decks
+from tests.helpers.camera import FRAME, drawn_decks
 
 
 def _share_under(pts: np.ndarray, cx: float, cy: float, r: float) -> float:
@@ -27,6 +28,7 @@ def _under_a_chip(pts: np.ndarray, chips: list[tuple[float, float, float]]) -> b
                and _share_under(pts, cx, cy, r) >= 0.1 for cx, cy, r in chips)
 
 
+@pytest.mark.slow
 def test_an_index_under_a_chip_is_not_in_view() -> None:
     decks = drawn_decks()
     covered = 0

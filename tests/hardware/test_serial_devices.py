@@ -6,8 +6,8 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,64 +15,19 @@ import pytest
 from engine.cards import Card
 from hardware.serial import (
     REGISTRATION_ORDER,
-    DeviceListener,
     DeviceManager,
     DisplayState,
-    Notice,
     PortInfo,
-    Refused,
     TagMap,
     discover_ports,
     parse_device_line,
 )
 from hardware.serial.protocol import ProtocolError
 from hardware.serial.virtual import VirtualPort
+from tests.helpers.devices import Table
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def wait_for(condition: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(0.01)
-
-
-@dataclass
-class Table(DeviceListener):
-    """A small table for the listener: a card may be dealt once, buttons follow a fixed script."""
-
-    cards: list[tuple[int, Card, bool | None]] = field(default_factory=list)
-    buttons: list[tuple[str, int | None]] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
-    allowed_buttons: set[str] = field(default_factory=lambda: {"BRINGIN", "CALL", "FOLD", "UNDO"})
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def on_card(self, seat: int, card: Card, up: bool | None, port: str) -> None:
-        with self.lock:
-            if any(c == card for _, c, _ in self.cards):
-                raise ValueError(f"{card} is already in the hand: each card is dealt once")
-            if seat > 4:
-                raise Refused(f"seat {seat} is empty", "seat")
-            self.cards.append((seat, card, up))
-
-    def on_button(self, name: str, amount: int | None, port: str) -> None:
-        with self.lock:
-            if name not in self.allowed_buttons:
-                raise ValueError(
-                    f"{name} is not legal now: {', '.join(sorted(self.allowed_buttons))}"
-                )
-            if name == "UNDO":
-                self.cards.pop()
-            self.buttons.append((name, amount))
-
-    def on_notice(self, port: str, notice: Notice) -> None:
-        self.notices.append(notice)
-
-    def state(self) -> tuple[object, ...]:
-        with self.lock:
-            return (tuple(self.cards), tuple(self.buttons))
 
 
 @dataclass
@@ -156,7 +111,7 @@ def test_repeated_reads_are_entered_once_until_undone(rig: Rig) -> None:
     for _ in range(10):
         rig.reader.send("CARD 1 Ah")
     assert rig.reader.expect("*", timeout=5) == ["ACK"]
-    wait_for(lambda: len(rig.reader.read_lines(0.1)) == 0)
+    wait_until(lambda: len(rig.reader.read_lines(0.1)) == 0)
     assert rig.table.cards == [(1, Card.parse("Ah"), None)]
     rig.buttons.send("BTN UNDO")
     assert rig.buttons.expect("*") == ["ACK"]
@@ -190,7 +145,7 @@ def test_unplug_and_replug_mid_hand(rig: Rig) -> None:
 
     rig.reader.unplug()
     rig.display.unplug()
-    wait_for(
+    wait_until(
         lambda: (
             [d["state"] for d in rig.manager.snapshot()["devices"]]
             == ["disconnected", "connected", "disconnected"]
@@ -476,10 +431,10 @@ def test_a_device_that_never_reads_keeps_its_input_flowing(tmp_path: Path) -> No
         for i in range(4000):  # bad lines: ~50-byte NAKs pile up on the device's side, unread
             port.write(b"CARD 1 Zz %d\n" % i)
         device = manager.device(port.path)
-        wait_for(lambda: device.status.bad_lines == 4000, timeout=30)
+        wait_until(lambda: device.status.bad_lines == 4000, timeout=30)
         assert device.status.dropped_writes > 0 and device.connected
         port.write(b"CARD 2 Qh\n")
-        wait_for(lambda: table.cards == [(2, Card.parse("Qh"), None)], timeout=10)
+        wait_until(lambda: table.cards == [(2, Card.parse("Qh"), None)], timeout=10)
         assert device.connected and device.connections == 1
         # once the device reads again, the answers come back
         while port.read_lines(0.2):

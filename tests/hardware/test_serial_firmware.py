@@ -13,7 +13,8 @@ import pytest
 from engine.cards import Card
 from hardware.serial import DeviceManager, DisplayState, TagMap
 from hardware.serial.virtual import VirtualPort
-from tests.hardware.test_serial_devices import Table, wait_for
+from tests.helpers.devices import Table
+from tests.helpers.waiting import wait_until
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware" / "stud_table"
 pytestmark = pytest.mark.timeout(90)
@@ -58,12 +59,12 @@ def test_the_firmware_protocol_code_talks_to_the_kiosk(host_device: Path, tmp_pa
     manager.start()
     device = None
     try:
-        wait_for(lambda: manager.device(port.path).connected)
+        wait_until(lambda: manager.device(port.path).connected)
         device = subprocess.Popen(
             [str(host_device), "reader+buttons+display", "uno", str(script)],
             stdin=port.master, stdout=port.master, stderr=subprocess.PIPE, text=True,
         )
-        wait_for(lambda: len(table.cards) == 3, timeout=10)
+        wait_until(lambda: len(table.cards) == 3, timeout=10)
         assert table.cards == [
             (1, Card.parse("As"), False),
             (2, Card.parse("Kd"), None),

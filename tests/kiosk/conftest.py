@@ -1,4 +1,4 @@
-"""What the camera's kiosk tests share: a table in the middle of a hand and its seats' zones."""
+"""What the camera's kiosk tests share: a table in the middle of a hand."""
 
 from __future__ import annotations
 

@@ -9,7 +9,10 @@ entered when she shows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.service import TableService
 
 SETUP: dict[str, Any] = {
     "game": "seven-card-stud-hilo",
@@ -76,3 +79,15 @@ def next_event(view: dict[str, Any]) -> dict[str, Any] | None:
         more = [c for c in SHOWN.get(seat, []) if c not in known]
         return {"type": "show", "seat": seat, "cards": known + more}
     raise AssertionError(f"the script has no answer to a {kind!r} prompt: {prompt}")
+
+
+def play(table: TableService, stop_after: int | None = None) -> int:
+    """Play the scripted hand (or its first ``stop_after`` entries); returns entries made."""
+    done = 0
+    while stop_after is None or done < stop_after:
+        event = next_event(table.view("dealer", "en"))
+        if event is None:
+            break
+        table.submit(event, source="test")
+        done += 1
+    return done

@@ -13,21 +13,7 @@ from sqlalchemy import text
 from kiosk import create_app
 from kiosk.views.auth import PIN_KEY, set_pin
 from tests.conftest import TEST_PIN, csrf_from
-
-SETUP_FORM = {
-    "game": "seven-card-stud-hilo",
-    "ante": "1", "bring_in": "2", "small_bet": "5", "big_bet": "10",
-    "max_raises": "3", "chip_unit": "1", "odd_chip": "nearest-dealer",
-    "heads_up_uncapped": "on", "burns": "on", "dealer": "0",
-    "active_1": "on", "name_1": "Anna", "stack_1": "100",
-    "active_2": "on", "name_2": "Bruno", "stack_2": "100",
-    "active_3": "on", "name_3": "Carla", "stack_3": "100",
-}
-
-
-def post_form(client: Any, url: str, data: dict[str, str]) -> Any:
-    page = client.get(url, follow_redirects=True)
-    return client.post(url, data={**data, "csrf_token": csrf_from(page.get_data(as_text=True))})
+from tests.helpers.forms import SETUP_FORM, post_form
 
 
 def test_first_start_asks_for_a_pin_and_stores_only_its_hash(kiosk_app: Any) -> None:

@@ -216,3 +216,26 @@ def test_the_dealer_replays_a_past_hand_on_the_tv(kiosk_app: Any, dealer_client:
     (replay,) = received(tv, "replay")
     assert replay["now"] is True and replay["number"] == 1 and len(replay["streets"]) == 5
     assert replay["streets"][0]["actions"][0] == "Anna apre con il bring-in di 2"
+
+
+def test_the_overlay_never_shows_the_nights_money(kiosk_app: Any) -> None:
+    table = set_up(kiosk_app, overlay_delay=0)
+    anna = table.add_player("Anna")["player"]["id"]
+    table.submit({"type": "night_open", "currency": "EUR", "chips": 10, "money": 100,
+                  "buy_in": 200})
+    table.submit({"type": "buy_in", "player": anna, "seat": 1, "chips": 200})
+    table.night_on_tv(True)
+    tv = table.view("spectator", "en")
+    assert tv["table"]["show_night"] and tv["night"]["rows"][0]["name"] == "Anna"
+    token = kiosk_app.extensions["stud_broadcast"].overlay.token()
+    overlay = socketio.test_client(kiosk_app, namespace="/overlay",
+                                   auth={"token": token, "lang": "en"})
+    frames: list[Any] = []
+    until = time.monotonic() + 5
+    while time.monotonic() < until and not frames:
+        frames = [f for f in received(overlay, "frame", "/overlay") if f["state"]]
+        time.sleep(0.02)
+    assert frames, "no frame reached the overlay"
+    state = frames[-1]["state"]
+    assert state["night"] is None and not state["table"]["show_night"]
+    assert state["table"]["seats"][0]["name"] == "Anna"

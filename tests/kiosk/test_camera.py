@@ -21,10 +21,10 @@ from kiosk.camera import CameraError, TableCamera
 from kiosk.camera.proposals import SeatProposal, expected_seats
 from kiosk.service import TableService
 from kiosk.store import Store
-from tests.browser.test_kiosk_browser import wait_until
-from tests.hardware.test_camera_readers import gone
+from tests.helpers.camera import gone
+from tests.helpers.camera_table import SCENES, ZONES
+from tests.helpers.waiting import wait_until
 from tests.kiosk import driver
-from tests.kiosk.camera_table import SCENES, ZONES
 
 FRAME = (1280, 720)
 CENTRES = {1: (200.0, 400.0), 2: (640.0, 400.0), 3: (1100.0, 400.0)}
@@ -263,6 +263,7 @@ def far_table(tmp_path: Path) -> tuple[Path, set[str], set[str]]:
     return folder, plain, small
 
 
+@pytest.mark.slow
 def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
                                                          tmp_path: Path) -> None:
     folder, plain, small = far_table(tmp_path)
@@ -276,7 +277,7 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
     cam.start(str(folder), frame_interval_s=1 / 25)
     pids: list[int | None] = []
     try:
-        wait_until(lambda: plain <= read(), "the plain readings", 20)
+        wait_until(lambda: plain <= read(), "the plain readings", 60)
         # read by two reader processes of the camera's own, not by the kiosk's process
         assert cam.loop is not None
         pids = [r.pid for r in cam.loop.reader_processes]
@@ -284,7 +285,7 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
         time.sleep(2.5)  # two rereads of the still table, and more frames than a window's
         assert not small & read(), read()
         cam.set_settings({"detail": "on"})
-        wait_until(lambda: small <= read(), "the small cards read in detail", 20)
+        wait_until(lambda: small <= read(), "the small cards read in detail", 60)
         assert plain <= read()
     finally:
         cam.stop()
@@ -292,6 +293,7 @@ def test_the_house_can_have_a_still_table_read_in_detail(table: TableService,
     assert pids and all(pid is not None and gone(pid) for pid in pids), pids
 
 
+@pytest.mark.slow
 def test_by_default_a_still_table_is_read_in_detail_while_the_cards_look_small(
         table: TableService, tmp_path: Path) -> None:
     """The house setting left as it is (``auto``): the camera reads a still table in detail
@@ -302,7 +304,7 @@ def test_by_default_a_still_table_is_read_in_detail_while_the_cards_look_small(
     cam.start(str(folder), frame_interval_s=1 / 25)
     try:
         wait_until(lambda: plain | small <= {r["card"] for r in cam.snapshot("en")["readings"]},
-                   "the small cards read in detail by themselves", 20)
+                   "the small cards read in detail by themselves", 60)
         assert cam.snapshot("en")["scale"]["small"] is True
     finally:
         cam.stop()

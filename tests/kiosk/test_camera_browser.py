@@ -1,7 +1,7 @@
 """A whole seven-card stud hand through the image-folder camera, in real Chromium.
 
 The camera (``STUD_KIOSK_CAMERA``, a folder of pictures) looks at a table drawn from the
-committed CC0 card faces (:mod:`tests.kiosk.camera_table`): three stud rows on a felt, one per
+committed CC0 card faces (:mod:`tests.helpers.camera_table`): three stud rows on a felt, one per
 seat. The folder holds one picture, ``table.jpg``, replaced street by street as the cards land
 (the folder source re-lists the folder on every pass). Every up card, third to sixth street, is
 entered by the dealer tapping the camera's proposal, held like a finger while the camera sends
@@ -32,17 +32,8 @@ import socketio
 
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import Recognizer
-from tests.browser.test_kiosk_browser import (
-    acting_on_screen,
-    dealer_view,
-    tap,
-    tap_event,
-    took,
-    wait_until,
-)
 from tests.conftest import LiveKiosk
-from tests.kiosk import driver
-from tests.kiosk.camera_table import (
+from tests.helpers.camera_table import (
     DOWN_SLOTS,
     ROWS,
     SETUP,
@@ -53,6 +44,9 @@ from tests.kiosk.camera_table import (
     plan_hand,
     show,
 )
+from tests.helpers.pages import acting_on_screen, dealer_view, tap, tap_event, took
+from tests.helpers.waiting import wait_until
+from tests.kiosk import driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 

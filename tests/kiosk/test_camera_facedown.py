@@ -19,8 +19,8 @@ from kiosk.camera import CameraError, TableCamera
 from kiosk.camera.facedown import HINT_COUNTS
 from kiosk.service import TableService
 from tests.conftest import LiveKiosk
+from tests.helpers.camera_table import SCENES, ZONES
 from tests.kiosk import driver
-from tests.kiosk.camera_table import SCENES, ZONES
 
 FRAME = (1280, 720)
 

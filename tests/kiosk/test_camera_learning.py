@@ -1,8 +1,8 @@
 """Learning the deck on the table, with the real table service, engine and store, and real OpenCV
-reading real pictures (the committed CC0 faces laid in stud rows, :mod:`tests.kiosk.camera_table`):
-an up card entered becomes an example of the table's deck, whatever entered it, an undo takes it
-out again, also after a restart; the corners named on the camera page; the decks kept, chosen,
-deleted; the JSON routes."""
+reading real pictures (the committed CC0 faces laid in stud rows,
+:mod:`tests.helpers.camera_table`): an up card entered becomes an example of the table's deck,
+whatever entered it, an undo takes it out again, also after a restart; the corners named on the
+camera page; the decks kept, chosen, deleted; the JSON routes."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from kiosk.camera import CameraError, TableCamera
 from kiosk.camera.settings import TableConfig
 from kiosk.service import TableService
 from kiosk.store import Store
+from tests.helpers.camera_table import FRAME_H, FRAME_W, TablePictures
 from tests.kiosk import driver
-from tests.kiosk.camera_table import FRAME_H, FRAME_W, TablePictures
 
 FRAME = (FRAME_W, FRAME_H)
 #: third street of the scripted hand (driver.PLAN): each seat's two down cards, then its up card

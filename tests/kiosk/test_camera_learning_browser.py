@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from hardware.camera.recognize import Recognizer
-from tests.browser.test_kiosk_browser import dealer_view, took, wait_until
 from tests.conftest import LiveKiosk
-from tests.kiosk.camera_table import (
+from tests.helpers.camera_table import (
     DOWN_SLOTS,
     ROWS,
     SETUP,
@@ -25,6 +24,8 @@ from tests.kiosk.camera_table import (
     plan_hand,
     show,
 )
+from tests.helpers.pages import dealer_view, took
+from tests.helpers.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from kiosk.service import TableService
 from kiosk.store import Store
+from tests.helpers.forms import SETUP_FORM, post_form
 from tests.kiosk import driver
-from tests.kiosk.test_app import SETUP_FORM, post_form
 
 
 def table(game: str = "seven-card-stud", **rules: Any) -> TableService:

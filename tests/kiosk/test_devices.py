@@ -380,7 +380,8 @@ def test_simulate_device_on_a_given_port_through_socat(tmp_path: Path) -> None:
     import shutil
 
     from hardware.serial import DeviceManager
-    from tests.hardware.test_serial_devices import Table, wait_for
+    from tests.helpers.devices import Table
+    from tests.helpers.waiting import wait_until
 
     socat = shutil.which("socat")
     if socat is None:
@@ -394,9 +395,9 @@ def test_simulate_device_on_a_given_port_through_socat(tmp_path: Path) -> None:
     manager = DeviceManager([str(kiosk_end)], table, retry_interval=0.05, heartbeat=0)
     simulator = None
     try:
-        wait_for(lambda: kiosk_end.exists() and device_end.exists())
+        wait_until(lambda: kiosk_end.exists() and device_end.exists())
         manager.start()
-        wait_for(lambda: manager.device(str(kiosk_end)).connected)
+        wait_until(lambda: manager.device(str(kiosk_end)).connected)
         script = tmp_path / "buttons.txt"
         script.write_text("bring-in\ncall\nraise 40\n", encoding="utf-8")
         # the kiosk has its end open already: the simulator's PING finds it

@@ -11,14 +11,13 @@ from typing import Any
 from engine.hand import Hand
 from engine.phh import from_phh
 from tests.kiosk import driver
-from tests.kiosk.test_service import play
 
 
 def test_history_lists_shows_and_downloads_a_hand(kiosk_app: Any, dealer_client: Any) -> None:
     table = kiosk_app.extensions["stud_table"]
     table.configure(copy.deepcopy(driver.SETUP))
     table.start_hand()
-    play(table)
+    driver.play(table)
     assert table.hand is not None
     hand_id = table.hand_id
     listing = dealer_client.get("/history/?lang=en").get_data(as_text=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -14,36 +13,10 @@ import pytest
 import socketio
 
 from tests.conftest import LiveKiosk
+from tests.helpers.sockets import RecordingClient, wait_for
 from tests.kiosk import driver
 
 pytestmark = pytest.mark.slow
-
-
-class RecordingClient(socketio.Client):  # type: ignore[misc]
-    """A python-socketio client that keeps every raw Socket.IO packet it receives."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.raw: list[str] = []
-        self.states: list[dict[str, Any]] = []
-        self.got_state = threading.Event()
-        self.on("state", self._state)
-
-    def _handle_eio_message(self, data: Any) -> None:
-        self.raw.append(data if isinstance(data, str) else repr(data))
-        super()._handle_eio_message(data)
-
-    def _state(self, state: dict[str, Any]) -> None:
-        self.states.append(state)
-        self.got_state.set()
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        time.sleep(0.02)
 
 
 def set_up_table(server: LiveKiosk) -> Any:

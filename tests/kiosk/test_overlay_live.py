@@ -16,8 +16,8 @@ import pytest
 import socketio
 
 from tests.conftest import LiveKiosk
+from tests.helpers.sockets import RecordingClient, wait_for
 from tests.kiosk import driver
-from tests.kiosk.test_live_server import RecordingClient, wait_for
 
 pytestmark = pytest.mark.slow
 

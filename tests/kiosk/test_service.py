@@ -20,18 +20,6 @@ def table_at(path: Path) -> TableService:
     return TableService(Store(f"sqlite:///{path / 'table.sqlite3'}"))
 
 
-def play(table: TableService, stop_after: int | None = None) -> int:
-    """Play the scripted hand (or its first ``stop_after`` entries); returns entries made."""
-    done = 0
-    while stop_after is None or done < stop_after:
-        event = driver.next_event(table.view("dealer", "en"))
-        if event is None:
-            break
-        table.submit(event, source="test")
-        done += 1
-    return done
-
-
 @pytest.fixture
 def table(tmp_path: Path) -> TableService:
     table = table_at(tmp_path)
@@ -41,7 +29,7 @@ def table(tmp_path: Path) -> TableService:
 
 def test_a_whole_hilo_hand_splits_the_pot_and_keeps_the_stacks(table: TableService) -> None:
     table.start_hand()
-    entries = play(table)
+    entries = driver.play(table)
     hand = table.view("dealer", "en")["hand"]
     assert hand["finished"] and entries > 25
     (pot,) = hand["result"]["pots"]
@@ -61,7 +49,7 @@ def test_a_whole_hilo_hand_splits_the_pot_and_keeps_the_stacks(table: TableServi
 
 def test_every_entry_is_stored_before_it_is_acknowledged(table: TableService) -> None:
     table.start_hand()
-    play(table, stop_after=12)
+    driver.play(table, stop_after=12)
     assert table.hand_id is not None and table.hand is not None
     stored = table.store.events(table.hand_id)
     assert stored == [e.to_dict() for e in table.hand.events]
@@ -72,7 +60,7 @@ def test_every_entry_is_stored_before_it_is_acknowledged(table: TableService) ->
 
 def test_a_restarted_table_resumes_the_hand_exactly(table: TableService, tmp_path: Path) -> None:
     table.start_hand()
-    play(table, stop_after=17)
+    driver.play(table, stop_after=17)
     before = {role: table.view(role, lang) for role in ("dealer", "spectator") for lang in ("en",)}
     table.store.close()
     resumed = table_at(tmp_path)
@@ -82,7 +70,7 @@ def test_a_restarted_table_resumes_the_hand_exactly(table: TableService, tmp_pat
         assert after == view
     assert resumed.hand is not None and table.hand is not None
     assert resumed.hand.state == table.hand.state
-    play(resumed)
+    driver.play(resumed)
     assert resumed.view("dealer", "en")["hand"]["finished"]
 
 
@@ -91,7 +79,7 @@ def test_a_stored_hand_that_no_longer_replays_is_voided_and_the_table_starts(
 ) -> None:
     stacks = [seat["stack"] for seat in table.setup()["seats"]]
     table.start_hand()
-    play(table, stop_after=12)
+    driver.play(table, stop_after=12)
     hand_id, number = table.hand_id, table.hand_number
     assert hand_id is not None
     table.store.close()
@@ -130,10 +118,10 @@ def test_a_stored_hand_that_no_longer_replays_is_voided_and_the_table_starts(
 
 def test_undo_restores_the_state_and_the_log(table: TableService) -> None:
     table.start_hand()
-    play(table, stop_after=10)
+    driver.play(table, stop_after=10)
     assert table.hand is not None and table.hand_id is not None
     state, view = table.hand.state, table.view("dealer", "en")
-    play(table, stop_after=1)
+    driver.play(table, stop_after=1)
     table.undo()
     assert table.hand.state == state
     assert table.view("dealer", "en")["hand"] == view["hand"]
@@ -142,20 +130,20 @@ def test_undo_restores_the_state_and_the_log(table: TableService) -> None:
 
 def test_undo_after_the_end_withdraws_the_result_and_the_stacks(table: TableService) -> None:
     table.start_hand()
-    play(table)
+    driver.play(table)
     assert table.hand_id is not None
     assert table.store.hand(table.hand_id)["status"] == "finished"  # type: ignore[index]
     table.undo()
     assert not table.view("dealer", "en")["hand"]["finished"]
     assert table.store.hand(table.hand_id)["status"] == "running"  # type: ignore[index]
     assert all(s["stack"] == 200 for s in table.setup()["seats"] if s["active"])
-    play(table)
+    driver.play(table)
     assert table.view("dealer", "en")["hand"]["finished"]
 
 
 def test_a_misdeal_returns_every_chip(table: TableService) -> None:
     table.start_hand()
-    play(table, stop_after=14)
+    driver.play(table, stop_after=14)
     table.misdeal()
     hand = table.view("dealer", "en")["hand"]
     assert hand["finished"] and hand["result"]["misdeal"]
@@ -166,7 +154,7 @@ def test_a_misdeal_returns_every_chip(table: TableService) -> None:
 
 def test_a_refused_entry_changes_nothing_and_says_why(table: TableService) -> None:
     table.start_hand()
-    play(table, stop_after=3)
+    driver.play(table, stop_after=3)
     assert table.hand_id is not None
     before = table.view("dealer", "en")
     with pytest.raises(HandError) as err:
@@ -227,7 +215,7 @@ def test_a_dealer_view_carries_what_the_screen_needs(table: TableService) -> Non
     table.start_hand()
     view: dict[str, Any] = table.view("dealer", "en")["hand"]
     assert view["prompt"]["kind"] == "deal" and view["needs"]["1"] == {"down": 2, "up": 1}
-    play(table, stop_after=9)
+    driver.play(table, stop_after=9)
     view = table.view("dealer", "en")["hand"]
     assert view["prompt"]["kind"] == "bring_in"
     assert [a["action"] for a in view["legal"]] == ["bring_in", "complete"]

@@ -57,6 +57,20 @@ def test_the_setup_is_refused_field_by_field(live_kiosk: Callable[..., LiveKiosk
         (_setup(screen=True), "screen", "an object with the fields sound, speech, hide_down"),
         (_setup(tv={"overlay_delay": 4000}), "tv.overlay_delay", "a whole number from 0 to 3600"),
         (_setup(tv={"odds": 1}), "tv.odds", "true or false"),
+        (_setup(button=11), "button", "a whole number from 0 to 10"),
+        (_setup(rotation={"mode": "shuffle"}), "rotation.mode", "fixed, choice, list"),
+        (_setup(rotation={"mode": "list", "games": ["razz", "omaha"]}), "rotation.games",
+         "seven-card-stud"),
+        (_setup(rotation={"mode": "list", "games": ["razz", "soko"], "every": -1}),
+         "rotation.every", "a whole number from 0 to 1000"),
+        (_setup(rotation={"stakes": {"razz": {"ante": 1}}}), "rotation.stakes.razz.small_bet",
+         "missing"),
+        (_setup(rotation={"stakes": {"razz": 5}}), "rotation.stakes.razz",
+         "ante, bring_in, small_bet, big_bet"),
+        (_setup(rotation={"turbo": True}), "rotation.turbo", "mode, games, every"),
+        (_setup(seats=[dict(seats[0], out="no"), *seats[1:]]), "seats[1].out", "true or false"),
+        (_setup(seats=[dict(seats[0], player="Anna"), *seats[1:]]), "seats[1].player",
+         "a player of the list"),
     ]
     for setup, field, allowed in cases:
         body = _refused(dealer, server, setup)
@@ -77,8 +91,8 @@ def test_what_is_stored_is_what_was_validated(live_kiosk: Callable[..., LiveKios
     stored = dealer.get(server.url + "/api/setup", timeout=10).json()
     assert stored["seats"][0]["name"] == "evil one"
     assert stored["lock_after_minutes"] == 0 and set(stored) == {
-        "game", "stakes", "rules", "buy_in", "screen", "tv", "dealer", "lock_after_minutes",
-        "seats"}
+        "game", "stakes", "rules", "buy_in", "screen", "tv", "dealer", "button",
+        "lock_after_minutes", "seats"}
     # the fields left out have their defaults
     assert stored["buy_in"] == 200
     assert stored["screen"] == {"sound": False, "speech": False, "hide_down": True}
@@ -121,3 +135,54 @@ def test_the_form_goes_through_the_same_schema(live_kiosk: Callable[..., LiveKio
     assert stored["buy_in"] == 150
     assert stored["screen"] == {"sound": True, "speech": False, "hide_down": False}
     assert stored["seats"][2] == {"seat": 3, "name": "Carla", "stack": 150, "active": True}
+
+
+def test_the_setup_read_is_a_setup_that_may_be_sent_back(
+    live_kiosk: Callable[..., LiveKiosk],
+) -> None:
+    """What ``GET /api/setup`` gives (the button, the rotation, seats with their player and
+    sitting out) is accepted again by ``PUT /api/setup`` and the setup page's form."""
+    server = live_kiosk()
+    dealer = server.dealer_session()
+    rotation = {"mode": "list", "games": ["seven-card-stud-hilo", "razz"], "every": 2,
+                "stakes": {"razz": {"ante": 2, "bring_in": 3, "small_bet": 10, "big_bet": 20}}}
+    seats = copy.deepcopy(driver.SETUP["seats"])
+    seats[2].update(out=True)
+    assert dealer.put(server.url + "/api/setup", timeout=10, json=_setup(
+        button=2, rotation=rotation, seats=seats)).status_code == 200
+    stored = dealer.get(server.url + "/api/setup", timeout=10).json()
+    assert stored["button"] == 2 and stored["seats"][2]["out"] is True
+    assert stored["rotation"]["games"] == ["seven-card-stud-hilo", "razz"]
+    assert stored["rotation"]["every"] == 2 and stored["rotation"]["at"] == 0
+    assert stored["rotation"]["stakes"]["razz"]["small_bet"] == 10
+    again = dealer.put(server.url + "/api/setup", json=stored, timeout=10)
+    assert again.status_code == 200, again.text[:300]
+    assert dealer.get(server.url + "/api/setup", timeout=10).json() == stored
+    # the seat sitting out is dealt no cards
+    assert dealer.post(server.url + "/api/hands", timeout=10).status_code == 200
+    view = dealer.get(server.url + "/api/state", timeout=10).json()
+    assert view["hand"]["total_pot"] == 2 * driver.SETUP["stakes"]["ante"]
+    dealer.post(server.url + "/api/misdeal", timeout=10).raise_for_status()
+    # the form sends the rotation's fields: a dealer's choice of two games, with razz's stakes
+    page = dealer.get(server.url + "/setup/", timeout=10).text
+    form = {"csrf_token": csrf_from(page), "game": "seven-card-stud", "ante": "1",
+            "bring_in": "2", "small_bet": "5", "big_bet": "10", "max_raises": "3",
+            "chip_unit": "1", "odd_chip": "nearest-dealer", "dealer": "0",
+            "active_1": "on", "name_1": "Anna", "stack_1": "100",
+            "active_2": "on", "name_2": "Bruno", "stack_2": "100",
+            "rot_mode": "choice", "rot_game_seven-card-stud": "on", "rot_game_razz": "on",
+            "rot_order_seven-card-stud": "1", "rot_order_razz": "2",
+            "rot_razz_ante": "2", "rot_razz_bring_in": "3", "rot_razz_small_bet": "10",
+            "rot_razz_big_bet": "20"}
+    saved = dealer.post(server.url + "/setup/", data=form, timeout=10)
+    assert saved.status_code == 200 and saved.url.endswith("/dealer"), saved.text[:500]
+    stored = dealer.get(server.url + "/api/setup", timeout=10).json()
+    assert stored["rotation"]["mode"] == "choice"
+    assert stored["rotation"]["games"] == ["seven-card-stud", "razz"]
+    assert stored["rotation"]["stakes"]["razz"] == {"ante": 2, "bring_in": 3, "small_bet": 10,
+                                                   "big_bet": 20}
+    # a rotation's stakes the schema refuses are named on the page
+    form["rot_razz_small_bet"] = "0"
+    refused = dealer.post(server.url + "/setup/", data=form, timeout=10)
+    assert refused.status_code == 422
+    assert dealer.get(server.url + "/api/setup", timeout=10).json() == stored

@@ -23,9 +23,9 @@ import pytest
 import socketio
 
 from tests.conftest import LiveKiosk
-from tests.deploy.conftest import DEPLOY
+from tests.helpers.deploy import DEPLOY
+from tests.helpers.servers import Postgres, Redis
 from tests.kiosk import driver
-from tests.room.conftest import Postgres, Redis
 
 pytestmark = pytest.mark.slow
 

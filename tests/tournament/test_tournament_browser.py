@@ -1,0 +1,149 @@
+"""A tournament of six players in real Chromium, fast (levels of a minute or so, the second all
+under the one-minute warning), on the 800x480 touchscreen with the TV beside it: the players
+entered by tapping, the clock started, the kiosk killed in the middle of a level and the clock
+resumed without the time it was off, a pause, two rebuys, two players out in one hand placed by
+their starting stacks, a level ended early taking effect at the next hand, two tied for second,
+and the payout at the end. The hands' cards go in through the JSON API (the dealer screen's own
+taps are tested elsewhere)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import LiveKiosk
+from tests.helpers.night import Dealer
+from tests.helpers.waiting import wait_until
+from tests.tournament.play import next_entry
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
+LEVELS = [{"seconds": 90, "ante": 5, "bring_in": 10, "small_bet": 25, "big_bet": 50},
+          {"seconds": 60, "ante": 10, "bring_in": 15, "small_bet": 50, "big_bet": 100},
+          {"seconds": 900, "ante": 15, "bring_in": 25, "small_bet": 75, "big_bet": 150}]
+
+
+def post(http: Any, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    answer: dict[str, Any] = http.post(url + "/api/events", json=body).json()
+    assert answer["ok"], answer
+    return answer
+
+
+def play(http: Any, url: str, ranks: dict[int, int], all_in: set[int]) -> dict[str, Any]:
+    started = http.post(url + "/api/hands").json()
+    assert started.get("ok", True), started
+    while (entry := next_entry(http.get(url + "/api/state?lang=en").json(), ranks, all_in)):
+        post(http, url, entry)
+    hand: dict[str, Any] = http.get(url + "/api/state?lang=en").json()["hand"]
+    return hand
+
+
+def clock_left(page: Any, selector: str) -> int:
+    minutes, seconds = page.inner_text(selector).strip().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_a_tournament_of_six_by_tapping(
+    live_kiosk: Callable[..., LiveKiosk], chromium: Any, artifacts: Path
+) -> None:
+    server = live_kiosk()
+    http = server.dealer_session()
+    url = server.url
+    setup = http.get(url + "/api/setup").json()
+    setup = setup.get("setup", setup)
+    setup["game"] = "five-card-stud"
+    for seat in setup["seats"][:2]:  # a cash table before: the tournament empties its seats
+        seat.update(active=True, stack=500, name=f"P{seat['seat']}")
+    assert http.put(url + "/api/setup", json=setup).ok
+    for name in NAMES:
+        assert http.post(url + "/api/players", json={"name": name}).json()["ok"]
+    post(http, url, {"type": "tournament_open", "buy_in": 2000, "chips": 100, "levels": LEVELS,
+                     "rebuy_until": 2, "rebuys_most": 1, "late_until": 1, "sound": True})
+    ctx = server.signed_in(chromium.new_context(viewport={"width": 800, "height": 480},
+                                                has_touch=True), http)
+    tv_ctx = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    page, tv = ctx.new_page(), tv_ctx.new_page()
+    errors: list[str] = []
+    for p in (page, tv):
+        p.on("pageerror", lambda exc: errors.append(str(exc)))
+    dealer = Dealer(page, url)
+    try:
+        tv.goto(url + "/spectator?lang=en")
+        page.goto(url + "/tournament?lang=en")
+        page.locator('[data-testid="t-seats"]').wait_for()
+        # -- six players enter, each by two taps ----
+        for seat, name in enumerate(NAMES, start=1):
+            page.locator(f'[data-testid="seat-{seat}"]').click()
+            dealer.enter(f'[data-testid="pick-player"]:text-is("{name}")', "#tournament")
+        assert dealer.state()["tournament"]["players_left"] == 6
+        tv.locator('[data-testid="tv-clock"]').wait_for()
+        assert "6 of 6 players left" in tv.inner_text('[data-testid="clock-players"]')
+        assert "€120.00" in tv.inner_text('[data-testid="clock-pool"]')
+        # -- the clock starts; the kiosk is killed in the middle of level 1 ----
+        dealer.enter('[data-testid="c-start"]', "#tournament")
+        time.sleep(2.5)
+        before = dealer.state()["tournament"]["clock"]["left"]
+        server.kill()
+        time.sleep(3)
+        server.start()
+        wait_until(lambda: dealer.state()["tournament"]["clock"].get("outage") is not None,
+                   "the outage recorded at the restart")
+        page.locator('[data-testid="c-skip"]').wait_for(timeout=15000)
+        page.screenshot(path=str(artifacts / "tournament-outage.png"))
+        dealer.enter('[data-testid="c-skip"]', "#tournament")
+        after = dealer.state()["tournament"]["clock"]
+        # the clock stopped at its last heartbeat (at most 5 s before the kill: that play is
+        # given back) and did not count the 3 s the kiosk was off
+        assert after["running"] and before - 0.5 <= after["left"] <= before + 5.5
+        # -- a pause: the TV's clock stands still ----
+        dealer.enter('[data-testid="c-pause"]', "#tournament")
+        tv.locator('[data-testid="clock-paused"]').wait_for()
+        frozen = clock_left(tv, '[data-testid="clock-time"]')
+        time.sleep(1.5)
+        assert clock_left(tv, '[data-testid="clock-time"]') == frozen
+        dealer.enter('[data-testid="c-resume"]', "#tournament")
+        # -- two rebuys (Anna and Carla double up) ----
+        for seat in (1, 3):
+            page.locator(f'[data-testid="seat-{seat}"]').click()
+            dealer.enter('[data-testid="do-rebuy"]', "#tournament")
+        assert {s["seat"]: s["stack"] for s in dealer.state()["table"]["seats"]}[3] == 200
+        # -- Bruno (100) and Carla (200) go all in against Anna's aces: both out ----
+        hand = play(http, url, {1: 0, 3: 1, 2: 2}, {1, 2, 3})
+        assert hand["finished"]
+        tm = dealer.state()["tournament"]
+        assert [(p["place"], p["name"]) for p in tm["places"]] == [(5, "Carla"), (6, "Bruno")]
+        wait_until(lambda: "4 of 6" in tv.inner_text('[data-testid="clock-players"]'),
+                   "the TV counts the players left")
+        # -- the dealer ends level 1: it takes effect at the next hand only ----
+        dealer.enter('[data-testid="c-end"]', "#tournament")
+        tv.locator('[data-testid="clock-announce"]').wait_for()
+        assert "Level 2" in tv.inner_text('[data-testid="clock-announce"]')
+        tv.screenshot(path=str(artifacts / "tournament-tv-announce.png"))
+        assert dealer.state()["table"]["stakes"]["ante"] == 5
+        page.goto(url + "/dealer?lang=en")
+        page.locator('[data-testid="clock-pending"]').wait_for()
+        page.locator('[data-testid="clock-warning"]').first.wait_for()
+        page.screenshot(path=str(artifacts / "tournament-dealer-warning.png"))
+        hand = play(http, url, {1: 0}, {1, 4})  # Dario out, at the new level's ante
+        assert dealer.state()["table"]["stakes"]["ante"] == 10
+        # -- Elena and Fabio, with the same chips, go out together: tied for second ----
+        play(http, url, {1: 0}, {1, 5, 6})
+        tm = dealer.state()["tournament"]
+        assert [(p["place"], p["name"]) for p in tm["places"][:2]] == [(2, "Elena"), (2, "Fabio")]
+        page.goto(url + "/tournament?lang=en")
+        dealer.enter('[data-testid="t-close"]', "#tournament")
+        # -- the payout: 6 entries and 2 rebuys of 20 €, 65 % and 35 % (shared by the tie) ----
+        tv.locator('[data-testid="clock-places"]').wait_for()
+        places = tv.inner_text('[data-testid="clock-places"]')
+        assert "1. Anna · €104.00" in places
+        assert "2. Elena · €28.00" in places and "2. Fabio · €28.00" in places
+        tv.screenshot(path=str(artifacts / "tournament-tv-end.png"))
+        assert errors == []
+    finally:
+        ctx.close()
+        tv_ctx.close()
