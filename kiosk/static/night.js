@@ -10,6 +10,7 @@
   var CURRENCIES = root.dataset.currencies.split(',');
   var csrf = document.querySelector('meta[name="csrf-token"]').content;
   var sheet = document.getElementById('sheet'), body = document.getElementById('sheet-body');
+  var sheetOf = window.StudSheet(sheet, body);
   var state = null, players = [], moving = null;
   var form = { currency: 'EUR', bank: 'none' };
 
@@ -228,17 +229,8 @@
   }
 
   /* ---- the sheet ---- */
-  function openSheet(html) {
-    body.innerHTML = html;
-    /* not modal: the on-screen keys (keys.js) must be able to open above it */
-    if (!sheet.open) { sheet.show(); document.body.classList.add('sheet-open'); }
-    body.querySelectorAll('[data-close]').forEach(function (b) { b.addEventListener('click', closeSheet); });
-  }
-  function closeSheet() {
-    if (sheet.open) sheet.close();
-    document.body.classList.remove('sheet-open');
-    if (window.StudKeys) window.StudKeys.close();
-  }
+  function openSheet(html) { sheetOf.open(html); }
+  function closeSheet() { sheetOf.close(); }
   var cancel = '<button type="button" class="btn btn-ghost" data-close data-testid="sheet-cancel">' + esc(t('night.cancel')) + '</button>';
   function paidBox(label) {
     if (!state.night.bank_mode) return '';

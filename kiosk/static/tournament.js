@@ -9,6 +9,7 @@
   var lang = root.dataset.lang, SEATS = +root.dataset.seats, CURRENCIES = root.dataset.currencies.split(',');
   var csrf = document.querySelector('meta[name="csrf-token"]').content;
   var sheet = document.getElementById('sheet'), body = document.getElementById('sheet-body');
+  var sheetOf = window.StudSheet(sheet, body);
   var state = null, players = [], ready = {}, received = 0, moving = null;
   var form = { structure: 'stud-fast', currency: 'EUR', buy_in: '20', chips: '', rebuy_until: '4', rebuys_most: '',
     add_on_chips: '', late_until: '4', sound: false, levels: null };
@@ -210,16 +211,8 @@
   }
 
   /* ---- the sheet ---- */
-  function openSheet(html) {
-    body.innerHTML = html;
-    if (!sheet.open) { sheet.show(); document.body.classList.add('sheet-open'); }
-    body.querySelectorAll('[data-close]').forEach(function (b) { b.addEventListener('click', closeSheet); });
-  }
-  function closeSheet() {
-    if (sheet.open) sheet.close();
-    document.body.classList.remove('sheet-open');
-    if (window.StudKeys) window.StudKeys.close();
-  }
+  function openSheet(html) { sheetOf.open(html); }
+  function closeSheet() { sheetOf.close(); }
   var cancel = '<button type="button" class="btn btn-ghost" data-close data-testid="sheet-cancel">' + esc(t('night.cancel')) + '</button>';
   function tapSeat(n) {
     var x = tm(); if (!x) return;

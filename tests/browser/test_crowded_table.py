@@ -34,10 +34,14 @@ NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Marcel
 
 def crowded(game: str, players: int, short: dict[int, int]) -> dict[str, Any]:
     """``players`` seats of ``game`` with 200 chips each but the ``short`` stacks (seat: chips),
-    which go all in along the way: each short stack of its own size makes one more side pot."""
+    which go all in along the way: each short stack of its own size makes one more side pot.
+    The TV does not replay the hand, so the result stays on it until the next hand however long
+    the checks take (a replay, after the result has stayed a while, shows the streets instead:
+    tests/browser/test_broadcast_browser.py)."""
     setup = copy.deepcopy(driver.SETUP)
     setup["game"] = game
     setup["rules"]["burns"] = False
+    setup["tv"] = {"odds": True, "replays": False}
     for seat in setup["seats"]:
         n = seat["seat"]
         seat.update(name=NAMES[n - 1], stack=short.get(n, 200), active=n <= players)

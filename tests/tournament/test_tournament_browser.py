@@ -4,7 +4,12 @@ entered by tapping, the clock started, the kiosk killed in the middle of a level
 resumed without the time it was off, a pause, two rebuys, two players out in one hand placed by
 their starting stacks, a level ended early taking effect at the next hand, two tied for second,
 and the payout at the end. The hands' cards go in through the JSON API (the dealer screen's own
-taps are tested elsewhere)."""
+taps are tested elsewhere).
+
+However slow the machine, no level ends by itself: the test drives the kiosk's clock with the
+dealer's own controls. It runs only for the outage (a few seconds of level 1) and for the
+one-minute warning of level 2; the hands are played with it paused. Each check waits for what
+the screens show, and the TV's own countdown is stepped with the page's clock."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from kiosk.tournament_structure import TUNING
 from tests.conftest import LiveKiosk
 from tests.helpers.night import Dealer
 from tests.helpers.waiting import wait_until
@@ -41,6 +47,11 @@ def play(http: Any, url: str, ranks: dict[int, int], all_in: set[int]) -> dict[s
         post(http, url, entry)
     hand: dict[str, Any] = http.get(url + "/api/state?lang=en").json()["hand"]
     return hand
+
+
+def clock(http: Any, url: str) -> dict[str, Any]:
+    found: dict[str, Any] = http.get(url + "/api/state?lang=en").json()["tournament"]["clock"]
+    return found
 
 
 def clock_left(page: Any, selector: str) -> int:
@@ -73,6 +84,7 @@ def test_a_tournament_of_six_by_tapping(
         p.on("pageerror", lambda exc: errors.append(str(exc)))
     dealer = Dealer(page, url)
     try:
+        tv.clock.install()  # runs with the real time until the test holds it
         tv.goto(url + "/spectator?lang=en")
         page.goto(url + "/tournament?lang=en")
         page.locator('[data-testid="t-seats"]').wait_for()
@@ -86,27 +98,38 @@ def test_a_tournament_of_six_by_tapping(
         assert "€120.00" in tv.inner_text('[data-testid="clock-pool"]')
         # -- the clock starts; the kiosk is killed in the middle of level 1 ----
         dealer.enter('[data-testid="c-start"]', "#tournament")
-        time.sleep(2.5)
-        before = dealer.state()["tournament"]["clock"]["left"]
+        # the clock plays past its second heartbeat (one at its first tick, the next a
+        # heartbeat later), so that where it stops at the restart says which heartbeat it used
+        beats = TUNING.heartbeat + TUNING.tick
+        wait_until(lambda: clock(http, url)["left"] <= LEVELS[0]["seconds"] - beats - 0.5,
+                   "the clock's play before the cut", timeout=60)
+        before = clock(http, url)["left"]
+        read = time.monotonic()
         server.kill()
-        time.sleep(3)
+        cut = time.monotonic() - read  # the clock's play between the reading and the cut
+        time.sleep(3)  # the kiosk stays off three seconds
         server.start()
-        wait_until(lambda: dealer.state()["tournament"]["clock"].get("outage") is not None,
-                   "the outage recorded at the restart")
-        page.locator('[data-testid="c-skip"]').wait_for(timeout=15000)
+        wait_until(lambda: "outage" in clock(http, url), "the outage recorded at the restart")
+        stopped = clock(http, url)
+        assert not stopped["running"] and stopped["outage"]["seconds"] >= 3, stopped
+        # stopped at the last heartbeat before the cut: at most a heartbeat's play given back
+        assert before - cut - 0.1 <= stopped["left"] <= before + beats, (before, cut, stopped)
+        page.locator('[data-testid="c-skip"]').wait_for()
         page.screenshot(path=str(artifacts / "tournament-outage.png"))
+        tapped = time.monotonic()
         dealer.enter('[data-testid="c-skip"]', "#tournament")
-        after = dealer.state()["tournament"]["clock"]
-        # the clock stopped at its last heartbeat (at most 5 s before the kill: that play is
-        # given back) and did not count the 3 s the kiosk was off
-        assert after["running"] and before - 0.5 <= after["left"] <= before + 5.5
-        # -- a pause: the TV's clock stands still ----
+        after = clock(http, url)
+        ran = time.monotonic() - tapped
+        # it runs on from where it stopped, not counting the time the kiosk was off
+        assert after["running"] and "outage" not in after
+        assert stopped["left"] - ran - 0.1 <= after["left"] <= stopped["left"] + 0.1
+        # -- a pause: the TV's clock stands still; it stays paused through the hands ----
         dealer.enter('[data-testid="c-pause"]', "#tournament")
         tv.locator('[data-testid="clock-paused"]').wait_for()
+        tv.clock.pause_at(tv.evaluate("Date.now()") + 100)  # the TV's time in the test's hands
         frozen = clock_left(tv, '[data-testid="clock-time"]')
-        time.sleep(1.5)
+        tv.clock.run_for(3000)  # three seconds of the TV's countdown
         assert clock_left(tv, '[data-testid="clock-time"]') == frozen
-        dealer.enter('[data-testid="c-resume"]', "#tournament")
         # -- two rebuys (Anna and Carla double up) ----
         for seat in (1, 3):
             page.locator(f'[data-testid="seat-{seat}"]').click()
@@ -121,14 +144,21 @@ def test_a_tournament_of_six_by_tapping(
                    "the TV counts the players left")
         # -- the dealer ends level 1: it takes effect at the next hand only ----
         dealer.enter('[data-testid="c-end"]', "#tournament")
+        # the announcement stays its while on the TV's clock, which stands still until shot
         tv.locator('[data-testid="clock-announce"]').wait_for()
         assert "Level 2" in tv.inner_text('[data-testid="clock-announce"]')
         tv.screenshot(path=str(artifacts / "tournament-tv-announce.png"))
+        tv.clock.resume()
         assert dealer.state()["table"]["stakes"]["ante"] == 5
         page.goto(url + "/dealer?lang=en")
         page.locator('[data-testid="clock-pending"]').wait_for()
+        # level 2 lies all under the warning, shown while the clock runs (resumed and paused
+        # again from the tournament page: here through the API, the dealer screen staying up)
+        post(http, url, {"type": "clock", "action": "resume"})
         page.locator('[data-testid="clock-warning"]').first.wait_for()
         page.screenshot(path=str(artifacts / "tournament-dealer-warning.png"))
+        post(http, url, {"type": "clock", "action": "pause"})
+        assert clock(http, url)["index"] == 1, "level 2 ran out while the warning was awaited"
         hand = play(http, url, {1: 0}, {1, 4})  # Dario out, at the new level's ante
         assert dealer.state()["table"]["stakes"]["ante"] == 10
         # -- Elena and Fabio, with the same chips, go out together: tied for second ----
