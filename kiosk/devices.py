@@ -36,10 +36,10 @@ from hardware.serial import (
     DeviceManager,
     DisplayState,
     Notice,
-    Refused,
     parse_port_list,
 )
 from hardware.serial.protocol import MAX_SEAT, MAX_TEXT
+from kiosk.errors import Kind, KioskError
 from kiosk.extensions import socketio
 from kiosk.service import TableService
 from kiosk.views.auth import dealer_required, is_dealer
@@ -65,18 +65,6 @@ def _ui(key: str, lang: str, **params: Any) -> str:
     from kiosk.i18n import ui_catalog
 
     return ui_catalog().translate(key, lang, **params)
-
-
-class Refusal(Refused):
-    """A device input the table refuses, with its words in every language for the dealer."""
-
-    def __init__(self, key: str, code: str = "refused", **params: Any) -> None:
-        super().__init__(_ui(key, "en", **params), code)
-        self.key = key
-        self.params = params
-
-    def text(self, lang: str) -> str:
-        return _ui(self.key, lang, **self.params)
 
 
 def _words(error: BaseException | None, lang: str) -> str | None:
@@ -148,7 +136,7 @@ class TableDevices(DeviceListener):
         with table.lock:
             hand = table.hand
             if hand is None or hand.finished:
-                raise Refusal("devices.err.no_hand", "busy")
+                raise KioskError("devices.err.no_hand", Kind.NOT_NOW)
             phase = hand.phase
             event: dict[str, Any]
             if phase == "community":
@@ -180,19 +168,19 @@ class TableDevices(DeviceListener):
                 return
             if name == "NEXT":
                 if table.hand_running():
-                    raise Refusal("devices.err.hand_running", "busy")
+                    raise KioskError("devices.err.hand_running", Kind.NOT_NOW)
                 table.start_hand(source="serial")
                 return
             if hand is None or hand.finished:
-                raise Refusal("devices.err.no_hand", "busy")
+                raise KioskError("devices.err.no_hand", Kind.NOT_NOW)
             if hand.phase == "showdown":
                 self._showdown_button(name)
                 return
             if name == "CONFIRM":
-                raise Refusal("devices.err.nothing_to_confirm")
+                raise KioskError("devices.err.nothing_to_confirm")
             seat = hand.to_act
             if seat is None or hand.phase != "betting":
-                raise Refusal("devices.err.no_betting", button=name)
+                raise KioskError("devices.err.no_betting", button=name)
             table.submit(
                 {"type": "act", "seat": seat, "action": ACTIONS[name], "amount": amount},
                 source="serial",
@@ -204,16 +192,16 @@ class TableDevices(DeviceListener):
         assert hand is not None
         seat = hand.next_to_show
         if seat is None:
-            raise Refusal("devices.err.nothing_to_confirm")
+            raise KioskError("devices.err.nothing_to_confirm")
         if name == "FOLD":
             self.table.submit({"type": "muck", "seat": seat}, source="serial")
             return
         if name != "CONFIRM":
-            raise Refusal("devices.err.showdown", button=name, seat=seat)
+            raise KioskError("devices.err.showdown", button=name, seat=seat)
         state = next(s for s in hand.state.seats if s.number == seat)
         downs = [slot.card for slot in state.cards if not slot.up]
         if any(card is None for card in downs):
-            raise Refusal("devices.err.show_unknown", seat=seat)
+            raise KioskError("devices.err.show_unknown", seat=seat)
         self.table.submit(
             {"type": "show", "seat": seat, "cards": [str(c) for c in downs]}, source="serial"
         )
