@@ -14,8 +14,10 @@ Tables (SQLAlchemy Core, on the store's ``metadata``):
 - ``books``: a table's books, each of a ``kind`` (``night``) and ``open`` or ``closed``;
 - ``table_events``: the table's log, numbered per table (``seq``), each entry with its book (if
   any), its type, the entry, the setup before it and the latest hand of the table when it was made
-  (``after_hand``: the undo takes back whichever is later, this entry or that hand's last event),
-  and the client's id for it (``entry_id``: an entry sent again is answered, not made, twice).
+  (``after_hand``: the undo takes back whichever is later, this entry or that hand's last event).
+
+The answer to the client's id for an entry (:mod:`kiosk.entries`) is written in the entry's
+transaction, in the store's one table of answers, as for a hand's entries.
 
 >>> from kiosk.store import Store
 >>> books = BookStore(Store("sqlite://"))
@@ -44,7 +46,7 @@ from sqlalchemy import (
     update,
 )
 
-from kiosk.store import Store, _now, metadata
+from kiosk.store import Answer, Store, _now, metadata
 
 NAME_MOST = 24
 """The longest name or nickname of a player, in characters."""
@@ -82,7 +84,6 @@ table_events_table = Table(
     Column("after_hand", Integer),
     Column("source", String(32), nullable=False),
     Column("created_at", String(32), nullable=False),
-    Column("entry_id", String(64), index=True),  # the client's id for the entry, if it gave one
 )
 
 TABLES = [players_table, books_table, table_events_table]
@@ -186,16 +187,6 @@ class BookStore:
         entry["before"] = json.loads(row._mapping["before"])
         return entry
 
-    def entry_by_id(self, table_id: int, entry_id: str) -> dict[str, Any] | None:
-        """The table's entry the client sent with ``entry_id``, if it was made."""
-        with self.store.engine.connect() as conn:
-            row = conn.execute(
-                select(table_events_table).where(
-                    (table_events_table.c.table_id == table_id)
-                    & (table_events_table.c.entry_id == entry_id))
-            ).first()
-        return None if row is None else self._entry(row._mapping)
-
     @staticmethod
     def _entry(row: Any) -> dict[str, Any]:
         return {
@@ -218,11 +209,12 @@ class BookStore:
         after_hand: int | None,
         source: str,
         closes: bool = False,
-        entry_id: str | None = None,
+        answer: Answer | None = None,
     ) -> tuple[int, int | None]:
-        """Write an entry of the table log with the settings after it (one transaction); ``book``
-        is the id of the open book, or a kind (``"night"``) to open a new book with this entry;
-        ``closes`` closes the book. Returns the entry's ``seq`` and its book's id."""
+        """Write an entry of the table log with the settings after it and the ``answer`` to the
+        client's id, if any (one transaction); ``book`` is the id of the open book, or a kind
+        (``"night"``) to open a new book with this entry; ``closes`` closes the book. Returns the
+        entry's ``seq`` and its book's id."""
         with self.store._tx() as conn:
             book_id = self._book_for(conn, table_id, book)
             seq = int(conn.execute(
@@ -232,13 +224,14 @@ class BookStore:
             conn.execute(insert(table_events_table).values(
                 table_id=table_id, seq=seq, book_id=book_id, type=str(event["type"]),
                 event=json.dumps(event, sort_keys=True), before=json.dumps(before, sort_keys=True),
-                after_hand=after_hand, source=source, created_at=_now(), entry_id=entry_id,
+                after_hand=after_hand, source=source, created_at=_now(),
             ))
             if closes and book_id is not None:
                 conn.execute(update(books_table).where(books_table.c.id == book_id)
                              .values(status="closed", closed_at=_now()))
             for key, value in settings.items():
                 Store._put(conn, key, value)
+            Store._answer(conn, answer)
             return seq, book_id
 
     @staticmethod
@@ -251,9 +244,11 @@ class BookStore:
         assert key is not None
         return int(key[0])
 
-    def pop(self, table_id: int, seq: int, settings: dict[str, Any]) -> None:
-        """Take back entry ``seq`` (the latest) and put ``settings`` back, in one transaction: the
-        book it opened is gone, the book it closed is open again."""
+    def pop(self, table_id: int, seq: int, settings: dict[str, Any],
+            answer: Answer | None = None) -> None:
+        """Take back entry ``seq`` (the latest) and put ``settings`` back, with the ``answer`` to
+        the client's id for the undo, in one transaction: the book it opened is gone, the book it
+        closed is open again."""
         with self.store._tx() as conn:
             row = conn.execute(select(table_events_table.c.book_id).where(
                 (table_events_table.c.table_id == table_id)
@@ -272,6 +267,7 @@ class BookStore:
                                  .values(status="open", closed_at=None))
             for key, value in settings.items():
                 Store._put(conn, key, value)
+            Store._answer(conn, answer)
 
 
 __all__ = ["NAME_MOST", "BookStore", "books_table", "players_table", "table_events_table"]

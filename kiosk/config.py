@@ -9,6 +9,8 @@
 | ``STUD_KIOSK_MESSAGE_QUEUE`` | none | Redis URL for Flask-SocketIO's message queue (card rooms) |
 | ``STUD_KIOSK_LANG`` | ``it`` | language of a screen that has not chosen one |
 | ``STUD_KIOSK_SERIAL_PORTS`` | none | serial card readers, buttons, displays (docs/hardware.md) |
+| ``STUD_KIOSK_CONNECTIONS`` | 2000 | open connections the server holds (``kiosk.server``) |
+| ``STUD_KIOSK_CONNECTIONS_PER_ADDRESS`` | 64 | open connections another machine may hold |
 """
 
 from __future__ import annotations

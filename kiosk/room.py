@@ -29,13 +29,14 @@ import os
 import threading
 from typing import Any, cast
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 from flask_socketio import ConnectionRefusedError, join_room
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from engine.i18n import LANGUAGES
 from kiosk.book_store import books_table
+from kiosk.errors import Kind, KioskError
 from kiosk.extensions import socketio
 from kiosk.i18n import current_lang, t
 from kiosk.service import TableService
@@ -188,7 +189,8 @@ def init_app(app: Flask) -> None:
     table = cast(TableService, app.extensions["stud_table"])
     store = cast(Store, app.extensions["stud_store"])
     name = str(app.config.get("TABLE_NAME") or os.environ.get("STUD_KIOSK_TABLE_NAME", ""))
-    store.put(REGISTRY_PREFIX + str(table.table_id), {"name": name})
+    if store.read_only is None:  # a store that can only be read shows the table all the same
+        store.put(REGISTRY_PREFIX + str(table.table_id), {"name": name})
     table.subscribe(lambda changed: publish(changed, name))
     period = float(app.config.get("ROOM_REPUBLISH_SECONDS", REPUBLISH_SECONDS))
     if app.config.get("MESSAGE_QUEUE") and period > 0:
@@ -199,7 +201,8 @@ def init_app(app: Flask) -> None:
 def _known_table(table_id: int) -> None:
     names = table_names(_store())
     if table_id != _own().table_id and table_id not in names:
-        abort(404, t("room.unknown_table", table=table_id, tables=_list_ids(names)))
+        raise KioskError("room.unknown_table", Kind.MISSING, table=table_id,
+                         tables=_list_ids(names))
 
 
 def _list_ids(names: dict[int, str]) -> str:

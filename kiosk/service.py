@@ -17,27 +17,28 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app
-from sqlalchemy.exc import SQLAlchemyError
 
 from engine.errors import EngineError
 from engine.events import event_from_dict
 from engine.hand import Hand
 from engine.settings import GameSettings, HouseRules, SeatConfig
-from kiosk import night as _night  # noqa: F401  (registers the night's table events)
 from kiosk import (
+    entries,
     presenter,
     rotation,
     tournament_events,  # registers the tournament's table events
 )
+from kiosk import night as _night  # noqa: F401  (registers the night's table events)
 from kiosk.book_store import BookStore
+from kiosk.entries import check_event, stored
 from kiosk.errors import Kind, KioskError
 from kiosk.players import PlayerList
-from kiosk.store import Store
+from kiosk.setup_schema import validate_setup
+from kiosk.store import Answer, Finish, Store
 from kiosk.table_log import EVENT_KINDS, Context, TableLog, is_table_event
 from kiosk.table_setup import default_setup
 
@@ -53,32 +54,6 @@ def setup_key(table_id: int) -> str:
 
 
 logger = logging.getLogger(__name__)
-
-
-class TableError(ValueError):
-    """A table operation that is not possible now (no hand, a hand already running...)."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        from kiosk.i18n import ui_catalog
-
-        self.key = key
-        self.params = params
-        super().__init__(ui_catalog().translate(key, "en", **params))
-
-    def text(self, lang: str) -> str:
-        from kiosk.i18n import ui_catalog
-
-        return ui_catalog().translate(self.key, lang, **self.params)
-
-
-@contextmanager
-def _stored() -> Iterator[None]:
-    """A database that cannot be reached (a card room's server, a full disk) becomes an error the
-    dealer can read; the caller leaves the table as it was."""
-    try:
-        yield
-    except SQLAlchemyError as exc:
-        raise TableError("store.unavailable") from exc
 
 
 def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
@@ -124,9 +99,11 @@ class TableService:
         self.hand_id: int | None = None
         self.hand_number = 0
         self.version = 0
-        #: something the dealer must read (a stored hand that could not be resumed), until the
-        #: next hand starts
-        self.notice: TableError | None = None
+        #: (role, lang) -> (version, view): the views presented since the last change
+        self._views: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
+        #: something the dealer must read (a stored hand that could not be resumed, until the
+        #: next hand starts; a store that can only be read)
+        self.notice: KioskError | None = None
         #: the players of the list, the table's log of table events and its open book (a night)
         self.books = BookStore(store)
         self.log = TableLog(self.books, table_id)
@@ -134,6 +111,9 @@ class TableService:
         self.show_night = False
         self.roster = PlayerList(self.books)
         self._resume()
+        if store.read_only is not None:
+            logger.error("the store can only be read: %s", store.read_only)
+            self.notice = KioskError("store.read_only", Kind.UNAVAILABLE)
 
     # -- lifecycle ----
     def _resume(self) -> None:
@@ -143,15 +123,19 @@ class TableService:
             return
         self.hand_number = row["number"]
         hand = Hand(GameSettings.from_dict(row["setup"]["settings"]))
-        for seq, stored in enumerate(self.store.events(row["id"])):
+        for seq, written in enumerate(self.store.events(row["id"])):
             try:
-                hand.push(event_from_dict(stored))
+                hand.push(event_from_dict(written))
             except (ValueError, KeyError, TypeError) as exc:
-                self._void_unreadable(row, seq, stored, exc)
+                self._void_unreadable(row, seq, written, exc)
                 return
         self.hand, self.hand_id = hand, row["id"]
         if hand.finished and row["status"] == "running":
-            self._finish()  # the crash came between the last event and the result
+            # written by an older version that crashed between the last event and the result
+            if self.store.read_only is None:
+                self._finish()
+            else:
+                self._setup = self._finishing()[1]
 
     def _void_unreadable(
         self, row: dict[str, Any], seq: int, stored: dict[str, Any], exc: Exception
@@ -164,10 +148,11 @@ class TableService:
         )
         if row["status"] != "running":
             return  # a hand that had ended: its result and the stacks after it are stored
-        self.store.finish_hand(
-            row["id"], "void", {"void": {"event": seq + 1, "reason": str(exc)}}, {}
-        )
-        self.notice = TableError(
+        if self.store.read_only is None:
+            self.store.finish_hand(
+                row["id"], "void", {"void": {"event": seq + 1, "reason": str(exc)}}, {}
+            )
+        self.notice = KioskError(
             "table.err.unreadable", number=row["number"], event=seq + 1, reason=str(exc)
         )
 
@@ -190,11 +175,13 @@ class TableService:
             return self.hand is not None and not self.hand.finished
 
     def configure(self, setup: dict[str, Any]) -> None:
-        """Replace the table setup between hands (validated by building the engine's settings)."""
+        """Replace the table setup between hands: the setup's schema checks each field
+        (:func:`~kiosk.setup_schema.validate_setup`), the engine the whole (by building its
+        settings), and what the schema produced is stored."""
         with self.lock:
             if self.hand_running():
-                raise TableError("setup.locked")
-            new_setup = copy.deepcopy(setup)
+                raise KioskError("setup.locked", Kind.NOT_NOW)
+            new_setup = validate_setup(setup)
             if self.log.book is not None:
                 # the night keeps the seats: a seat changes by its entries only (buy-in, rebuy,
                 # cash-out...), so that every chip on the table is in the ledger
@@ -206,7 +193,7 @@ class TableService:
                 new_setup["rotation"] = rotation.check_rotation(new_setup["rotation"],
                                                                 new_setup["game"])
             settings_from_setup(new_setup)
-            with _stored():
+            with stored():
                 self.store.put(self.setup_key, new_setup)
             self._setup = new_setup
             self.hand = None
@@ -219,7 +206,7 @@ class TableService:
         dealer's choice, ``game`` is the game chosen (played with its own stakes)."""
         with self.lock:
             if self.hand_running():
-                raise TableError("table.err.running")
+                raise KioskError("table.err.running", Kind.NOT_NOW)
             self._book_entries("before_hand", self._setup, tournament_events.now())
             setup = self._setup
             if game is not None or rotation.rotation(setup)["mode"] == "choice":
@@ -237,7 +224,7 @@ class TableService:
                             if s["active"] and not s.get("out") and s.get("player")},
                 "book": None if self.log.book is None else self.log.book.id,
             }
-            with _stored():
+            with stored():
                 if setup is not self._setup:
                     self.store.put(self.setup_key, setup)
                 hand_id = self.store.begin_hand(self.table_id, record)
@@ -263,122 +250,171 @@ class TableService:
     def submit(self, event: dict[str, Any], source: str = "touch") -> dict[str, Any]:
         """Verify ``event`` with the engine, store it, apply it, broadcast; return the stored event.
 
-        ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``);
-        ``source`` says where it came from (``touch``, ``api``, ``serial``, ``camera``...).
-        Raises the engine's error (a ``ValueError``) with its message when the event is refused.
-        A *table event* (a night's buy-in, a rebuy, a seat sitting out...: ``kiosk/table_log.py``)
-        takes the same way in and goes to the table's log instead of the hand.
+        ``event`` is the engine's JSON form (``{"type": "act", "seat": 3, "action": "call"}``),
+        with, if the client gives one, its own ``id`` for the entry: an entry sent again with an
+        id already answered (a client that did not get its answer) is not entered again and gets
+        the first answer (:mod:`kiosk.entries`). ``source`` says where it came from (``touch``,
+        ``api``, ``serial``, ``camera``...). The entry that ends a hand is stored with the hand's
+        result and the new stacks in one transaction. Raises the engine's error (a
+        ``ValueError``) with its message when the event is refused, and :class:`KioskError` when
+        the store refuses it. A *table event* (a night's buy-in, a rebuy, a seat sitting out...:
+        ``kiosk/table_log.py``) takes the same way in and goes to the table's log instead of the
+        hand.
         """
-        if is_table_event(event):
-            return self._table_event(event, source)
         with self.lock:
+            client_id = entries.entry_id(event)
+            repeat = self._repeat(client_id)
+            if repeat is not None:
+                return repeat
+            if is_table_event(event):
+                return self._table_event(event, source, client_id)
+            engine_event = check_event(event)
             hand = self._require_hand()
-            try:
-                parsed = event_from_dict(event)
-            except (KeyError, TypeError) as exc:
-                raise TableError("table.err.event", problem=str(exc)) from exc
-            stored = hand.push(parsed)
+            pushed = hand.push(event_from_dict(engine_event))
             seq = len(hand.events) - 1
+            answer = {"ok": True, "event": pushed.to_dict(), "seq": seq}
+            finish, setup = self._finishing() if hand.finished else (None, self._setup)
             try:
                 assert self.hand_id is not None
-                with _stored():
-                    self.store.append_event(self.hand_id, seq, stored.to_dict(), source)
+                with stored():
+                    self.store.append_event(self.hand_id, seq, pushed.to_dict(), source,
+                                            finish=finish, answer=self._answer(client_id, answer))
             except Exception:
                 hand.pop()
                 raise
-            if hand.finished:
-                self._finish()
+            self._setup = setup
+            if finish is not None:
+                self._book_after(hand)
             self._changed()
-            return {"ok": True, "event": stored.to_dict(), "seq": seq}
+            return answer
 
-    def undo(self, source: str = "touch") -> dict[str, Any]:
+    def undo(self, source: str = "touch", entry_id: str | None = None) -> dict[str, Any]:
         """Take back the table's latest entry: a table event made since the latest hand's last
-        event, else the hand's last event (also after the hand ended: the result is withdrawn)."""
+        event, else the hand's last event (also after the hand ended: the result is withdrawn);
+        ``entry_id`` as for :meth:`submit`: an undo sent again is not done twice."""
         with self.lock:
+            client_id = entries.entry_id({} if entry_id is None else {"id": entry_id})
+            repeat = self._repeat(client_id)
+            if repeat is not None:
+                return repeat
             last = self._last_table_entry()
             if last is not None and not EVENT_KINDS[last["event"]["type"]].follows_hand:
-                return self._undo_table_event(last)
+                return self._undo_table_event(last, client_id)
             if last is not None:  # made by the hand's end: taken back with its last event
-                with _stored():
+                with stored():
                     self._setup = self.log.pop(last, self.setup_key)
             hand = self._require_hand()
             if not hand.events:
-                raise TableError("table.err.nothing_to_undo")
+                raise KioskError("table.err.nothing_to_undo", Kind.NOT_NOW)
             was_finished = hand.finished
             popped = hand.pop()
+            answer = {"ok": True, "undone": popped.to_dict()}
             assert self.hand_id is not None
             try:
-                with _stored():
-                    self.store.pop_event(self.hand_id, len(hand.events))
-            except TableError:
+                with stored():
+                    reopen, setup = self._reopening(hand) if was_finished else (None, self._setup)
+                    self.store.pop_event(self.hand_id, len(hand.events), reopen=reopen,
+                                         answer=self._answer(client_id, answer))
+            except KioskError:
                 hand.push(event_from_dict(popped.to_dict()))
                 raise
-            if was_finished:
-                self._reopen()
+            self._setup = setup
             self._changed()
-            return {"ok": True, "undone": popped.to_dict()}
+            return answer
 
-    def misdeal(self, source: str = "touch") -> dict[str, Any]:
-        return self.submit({"type": "misdeal"}, source)
+    def _repeat(self, client_id: str | None) -> dict[str, Any] | None:
+        """The first answer to the client's ``client_id``, when that entry was already made."""
+        if client_id is None:
+            return None
+        with stored():
+            return self.store.answer(self.table_id, client_id)
+
+    def _answer(self, client_id: str | None, answer: dict[str, Any]) -> Answer | None:
+        """The answer to keep with the entry, written in its transaction (a client's id)."""
+        return None if client_id is None else (self.table_id, client_id, answer)
+
+    def misdeal(self, source: str = "touch", entry_id: str | None = None) -> dict[str, Any]:
+        event: dict[str, Any] = {"type": "misdeal"}
+        if entry_id is not None:
+            event["id"] = entry_id
+        return self.submit(event, source)
 
     def _require_hand(self) -> Hand:
         if self.hand is None:
-            raise TableError("table.err.no_hand")
+            raise KioskError("table.err.no_hand", Kind.NOT_NOW)
         return self.hand
 
-    def _finish(self) -> None:
+    def _finishing(self) -> tuple[Finish, dict[str, Any]]:
+        """The end of the finished hand as the store writes it, and the setup with the stacks
+        after it (kept only once it is written)."""
         hand = self._require_hand()
-        assert self.hand_id is not None and hand.result is not None
+        assert hand.result is not None
         stacks = hand.finishing_stacks
-        for seat in self._setup["seats"]:
+        setup = copy.deepcopy(self._setup)
+        for seat in setup["seats"]:
             if seat["seat"] in stacks:
                 seat["stack"] = stacks[seat["seat"]]
         if not hand.result.misdeal:  # a misdeal is dealt again by the same button
-            self._setup = rotation.after_hand(self._setup)
-        self.store.finish_hand(
-            self.hand_id,
+            setup = rotation.after_hand(setup)
+        finish = Finish(
             "misdeal" if hand.result.misdeal else "finished",
             hand.result.to_dict("en"),
             {str(k): v for k, v in stacks.items()},
-            settings={self.setup_key: self._setup},
+            {self.setup_key: setup},
         )
+        return finish, setup
+
+    def _book_after(self, hand: Hand) -> None:
+        """The entries the open book makes after a hand played out (a tournament's
+        eliminations), once the hand's end is written."""
+        assert hand.result is not None
         if not hand.result.misdeal:
             start = {s.number: s.stack for s in hand.settings.seats}
-            self._book_entries("after_hand", self._setup, self.hand_id, start, dict(stacks))
+            self._book_entries("after_hand", self._setup, self.hand_id, start,
+                               dict(hand.finishing_stacks))
 
-    def _reopen(self) -> None:
-        hand = self._require_hand()
+    def _finish(self) -> None:
+        """Write the end of a hand whose last entry is stored without it (a crash between the two
+        writes of an older version)."""
+        finish, setup = self._finishing()
         assert self.hand_id is not None
+        self.store.finish_hand(self.hand_id, finish.status, finish.result, finish.stacks_after,
+                               settings=finish.settings)
+        self._setup = setup
+        self._book_after(self._require_hand())
+
+    def _reopening(self, hand: Hand) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The settings as before the hand ended (its stacks at its start, the button and the
+        rotation as they were when it started), for an undo."""
         start = {s.number: s.stack for s in hand.settings.seats}
-        for seat in self._setup["seats"]:
+        setup = copy.deepcopy(self._setup)
+        for seat in setup["seats"]:
             if seat["seat"] in start:
                 seat["stack"] = start[seat["seat"]]
-        row = self.store.hand(self.hand_id)
+        row = self.store.hand(self.hand_id) if self.hand_id is not None else None
         kept = (row or {}).get("setup", {}).get("table")
         if kept:  # the button and the rotation as they were when the hand started
-            self._setup.update(copy.deepcopy(kept))
-        self.store.reopen_hand(self.hand_id, settings={self.setup_key: self._setup})
+            setup.update(copy.deepcopy(kept))
+        return {self.setup_key: setup}, setup
 
     # -- table events (docs/night.md): a night's ledger, seats between hands ----
-    def _table_event(self, event: dict[str, Any], source: str) -> dict[str, Any]:
-        """A table event through the table log: checked, stored with the setup after it (one
-        transaction), folded into the open book, then every screen is told."""
-        with self.lock:
-            entry_id = event.get("id")
-            with _stored():
-                made = self.log.made(entry_id)
-            if made is not None:  # sent again after its answer was lost: answered, not made again
-                return {"ok": True, "event": made["event"]}
-            latest = self.store.latest_hand(self.table_id)
-            ctx = Context(players=self.player, hand_running=self.hand_running(),
-                          latest_hand=None if latest is None else latest["id"])
-            kind, entry = self.log.check(dict(event), self._setup, ctx)
-            with _stored():
-                self._setup = self.log.push(
-                    kind, entry, self._setup, self.setup_key,
-                    None if latest is None else latest["id"], source, entry_id)
-            self._changed()
-            return {"ok": True, "event": entry}
+    def _table_event(self, event: dict[str, Any], source: str,
+                     client_id: str | None) -> dict[str, Any]:
+        """A table event through the table log: checked, stored with the setup after it and the
+        answer to the client's id (one transaction), folded into the open book, then every
+        screen is told."""
+        latest = self.store.latest_hand(self.table_id)
+        ctx = Context(players=self.player, hand_running=self.hand_running(),
+                      latest_hand=None if latest is None else latest["id"])
+        kind, entry = self.log.check(dict(event), self._setup, ctx)
+        answer = {"ok": True, "event": entry}
+        with stored():
+            self._setup = self.log.push(
+                kind, entry, self._setup, self.setup_key,
+                None if latest is None else latest["id"], source,
+                answer=self._answer(client_id, answer))
+        self._changed()
+        return answer
 
     def _book_entries(self, hook: str, *args: Any) -> None:
         """Write the entries the open book makes around a hand (``before_hand``: a tournament's
@@ -391,7 +427,7 @@ class TableService:
 
     def _push_own(self, entry: dict[str, Any]) -> None:
         latest = self.store.latest_hand(self.table_id)
-        with _stored():
+        with stored():
             self._setup = self.log.push(
                 EVENT_KINDS[entry["type"]], entry, self._setup, self.setup_key,
                 None if latest is None else latest["id"], "kiosk")
@@ -414,11 +450,13 @@ class TableService:
         latest = self.store.latest_hand(self.table_id)
         return last if last["after_hand"] == (None if latest is None else latest["id"]) else None
 
-    def _undo_table_event(self, last: dict[str, Any]) -> dict[str, Any]:
-        with _stored():
-            self._setup = self.log.pop(last, self.setup_key)
+    def _undo_table_event(self, last: dict[str, Any], client_id: str | None) -> dict[str, Any]:
+        answer = {"ok": True, "undone": last["event"]}
+        with stored():
+            self._setup = self.log.pop(last, self.setup_key,
+                                       answer=self._answer(client_id, answer))
         self._changed()
-        return {"ok": True, "undone": last["event"]}
+        return answer
 
     def can_undo(self) -> bool:
         with self.lock:
@@ -435,7 +473,7 @@ class TableService:
             return self.roster.everyone()
 
     def add_player(self, name: Any, nickname: Any = None) -> dict[str, Any]:
-        with self.lock, _stored():
+        with self.lock, stored():
             row = self.roster.add(name, nickname)
         self._changed()
         return {"ok": True, "player": row}
@@ -443,7 +481,7 @@ class TableService:
     def rename_player(self, player_id: int, name: Any, nickname: Any) -> dict[str, Any]:
         """A new name for a player: their seat at this table shows it at once, their history
         (kept by id) is theirs still."""
-        with self.lock, _stored():
+        with self.lock, stored():
             row = self.roster.rename(player_id, name, nickname)
             if any(s.get("player") == player_id for s in self._setup["seats"]):
                 for seat in self._setup["seats"]:
@@ -455,7 +493,7 @@ class TableService:
 
     def merge_player(self, duplicate: int, into: int | None) -> dict[str, Any]:
         """``duplicate`` is the same person as ``into`` (None: they are two people after all)."""
-        with self.lock, _stored():
+        with self.lock, stored():
             seated = {s.get("player") for s in self._setup["seats"] if s["active"]}
             self.roster.merge(duplicate, into, seated)
         self._changed()
@@ -463,9 +501,21 @@ class TableService:
 
     # -- views ----
     def view(self, role: str, lang: str) -> dict[str, Any]:
-        """What a ``dealer`` or a ``spectator`` screen in ``lang`` may see now."""
+        """What a ``dealer`` or a ``spectator`` screen in ``lang`` may see now: presented once
+        per change of the table and kept (a crowd of screens connecting asks for the same view
+        again and again), unless a tournament's clock is running (its view says the seconds left
+        when it was presented); callers read it, never change it."""
         with self.lock:
-            return presenter.present(self, role, lang)
+            key = (role, lang)
+            kept = self._views.get(key)
+            if kept is not None and kept[0] == self.version:
+                return kept[1]
+            view = presenter.present(self, role, lang)
+            if getattr(self.log.book, "running", False):
+                self._views.pop(key, None)
+            else:
+                self._views[key] = (self.version, view)
+            return view
 
 
 def _seat_state(setup: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -478,4 +528,4 @@ def service() -> TableService:
     return cast(TableService, current_app.extensions["stud_table"])
 
 
-__all__ = ["EngineError", "TableError", "TableService", "service", "settings_from_setup"]
+__all__ = ["EngineError", "KioskError", "TableService", "service", "settings_from_setup"]

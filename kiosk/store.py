@@ -18,7 +18,8 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -39,6 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -83,8 +85,41 @@ results_table = Table(
 )
 
 
+answers_table = Table(
+    "answers",
+    metadata,
+    Column("table_id", Integer, primary_key=True),
+    Column("entry_id", String(64), primary_key=True),
+    Column("answer", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+"""The first answer to each entry a client sent with an id: a repeat gets it again."""
+
+#: answers are kept this long for repeats (a client retries within seconds or minutes)
+ANSWERS_KEPT = timedelta(days=2)
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The end of a hand, written with its last entry: status, result, stacks, settings."""
+
+    status: str
+    result: dict[str, Any] | None
+    stacks_after: dict[str, int]
+    settings: dict[str, Any]
+
+
+#: (table, the client's id for the entry, the answer it was given)
+Answer = tuple[int, str, dict[str, Any]]
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _is_read_only(error: OperationalError) -> bool:
+    reason = str(error.orig).lower()
+    return "readonly" in reason or "read-only" in reason or "read only" in reason
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -112,11 +147,35 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._lock = threading.Lock()
-        with self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":
-                # Kiosks of a card room may start together: one creates the tables at a time.
-                conn.execute(text("SELECT pg_advisory_xact_lock(7314)"))
-            metadata.create_all(conn)
+        #: why the store can only be read (a read-only disk or database), or None
+        self.read_only: str | None = None
+        try:
+            with self.engine.begin() as conn:
+                if self.engine.dialect.name == "postgresql":
+                    # Kiosks of a card room may start together: one creates the tables at a time.
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7314)"))
+                metadata.create_all(conn)
+        except OperationalError as exc:
+            if not _is_read_only(exc):
+                raise
+            self.read_only = str(exc.orig)
+        if self.read_only is None:
+            self.read_only = self._write_refused()
+
+    def _write_refused(self) -> str | None:
+        """Why this SQLite database cannot be written, found without writing (None if it can)."""
+        if self.engine.dialect.name != "sqlite":
+            return None
+        try:
+            with self.engine.connect() as conn:
+                # a write that changes nothing: refused all the same by a read-only database
+                conn.execute(update(settings_table).where(text("0")).values(key="probe"))
+                conn.rollback()
+        except OperationalError as exc:
+            if _is_read_only(exc):
+                return str(exc.orig)
+            raise
+        return None
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -138,6 +197,21 @@ class Store:
     def put(self, key: str, value: Any) -> None:
         with self._tx() as conn:
             self._put(conn, key, value)
+
+    def create(self, key: str, value: Any) -> bool:
+        """Store ``value`` under ``key`` only if nothing is stored there yet (the first PIN):
+        True if it was stored, False if a value was there already (two first starts at once:
+        one of them is the first)."""
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    insert(settings_table).values(
+                        key=key, value=json.dumps(value, sort_keys=True), updated_at=_now()
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
 
     @staticmethod
     def _put(conn: Connection, key: str, value: Any) -> None:
@@ -170,10 +244,26 @@ class Store:
             )
             key = result.inserted_primary_key
             assert key is not None
+            old = (datetime.now(UTC) - ANSWERS_KEPT).isoformat(timespec="milliseconds")
+            conn.execute(
+                answers_table.delete().where(
+                    (answers_table.c.table_id == table_id) & (answers_table.c.created_at < old)
+                )
+            )
             return int(key[0])
 
-    def append_event(self, hand_id: int, seq: int, event_: dict[str, Any], source: str) -> None:
-        """Write event number ``seq`` of a hand; committed (and on disk) when this returns."""
+    def append_event(
+        self,
+        hand_id: int,
+        seq: int,
+        event_: dict[str, Any],
+        source: str,
+        finish: Finish | None = None,
+        answer: Answer | None = None,
+    ) -> None:
+        """Write event number ``seq`` of a hand and, in the same transaction, the end of the hand
+        it ends (``finish``) and the answer to the client's id: all of it or none of it is
+        committed (and on disk) when this returns."""
         with self._tx() as conn:
             conn.execute(
                 insert(events_table).values(
@@ -184,15 +274,52 @@ class Store:
                     created_at=_now(),
                 )
             )
+            if finish is not None:
+                self._finish(conn, hand_id, finish)
+            self._answer(conn, answer)
 
-    def pop_event(self, hand_id: int, seq: int) -> None:
-        """Remove event ``seq`` (an undo) of a running hand."""
+    def pop_event(
+        self,
+        hand_id: int,
+        seq: int,
+        reopen: dict[str, Any] | None = None,
+        answer: Answer | None = None,
+    ) -> None:
+        """Remove event ``seq`` (an undo) of a hand; when it had ended the hand, ``reopen`` its
+        settings as before it: one transaction."""
         with self._tx() as conn:
             conn.execute(
                 events_table.delete().where(
                     (events_table.c.hand_id == hand_id) & (events_table.c.seq == seq)
                 )
             )
+            if reopen is not None:
+                self._reopen(conn, hand_id, reopen)
+            self._answer(conn, answer)
+
+    @staticmethod
+    def _answer(conn: Connection, answer: Answer | None) -> None:
+        """Keep the answer to a client's id for an entry, in the entry's transaction."""
+        if answer is None:
+            return
+        table_id, entry_id, body = answer
+        conn.execute(
+            insert(answers_table).values(
+                table_id=table_id, entry_id=entry_id,
+                answer=json.dumps(body, sort_keys=True), created_at=_now(),
+            )
+        )
+
+    def answer(self, table_id: int, entry_id: str) -> dict[str, Any] | None:
+        """The first answer given to the entry the client sent with ``entry_id``, if any."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(answers_table.c.answer).where(
+                    (answers_table.c.table_id == table_id)
+                    & (answers_table.c.entry_id == entry_id)
+                )
+            ).first()
+        return None if row is None else dict(json.loads(row[0]))
 
     def events(self, hand_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -211,38 +338,39 @@ class Store:
         stacks_after: dict[str, int],
         settings: dict[str, Any] | None = None,
     ) -> None:
-        """Close a hand (``finished`` or ``misdeal``): its result, the stacks after and, in the same
-        transaction, the settings given (the table setup with the new stacks)."""
+        """Close a hand (``finished``, ``misdeal``, ``void``): its result, the stacks after and,
+        in the same transaction, the settings given (the table setup with the new stacks)."""
         with self._tx() as conn:
-            conn.execute(
-                update(hands_table)
-                .where(hands_table.c.id == hand_id)
-                .values(status=status, ended_at=_now())
-            )
-            conn.execute(results_table.delete().where(results_table.c.hand_id == hand_id))
-            conn.execute(
-                insert(results_table).values(
-                    hand_id=hand_id,
-                    result=json.dumps(result, sort_keys=True),
-                    stacks_after=json.dumps(stacks_after, sort_keys=True),
-                    created_at=_now(),
-                )
-            )
-            for key, value in (settings or {}).items():
-                self._put(conn, key, value)
+            self._finish(conn, hand_id, Finish(status, result, stacks_after, settings or {}))
 
-    def reopen_hand(self, hand_id: int, settings: dict[str, Any] | None = None) -> None:
-        """Undo the end of a hand: running again, no result; settings written in the same
-        transaction."""
-        with self._tx() as conn:
-            conn.execute(
-                update(hands_table)
-                .where(hands_table.c.id == hand_id)
-                .values(status="running", ended_at=None)
+    def _finish(self, conn: Connection, hand_id: int, finish: Finish) -> None:
+        conn.execute(
+            update(hands_table)
+            .where(hands_table.c.id == hand_id)
+            .values(status=finish.status, ended_at=_now())
+        )
+        conn.execute(results_table.delete().where(results_table.c.hand_id == hand_id))
+        conn.execute(
+            insert(results_table).values(
+                hand_id=hand_id,
+                result=json.dumps(finish.result, sort_keys=True),
+                stacks_after=json.dumps(finish.stacks_after, sort_keys=True),
+                created_at=_now(),
             )
-            conn.execute(results_table.delete().where(results_table.c.hand_id == hand_id))
-            for key, value in (settings or {}).items():
-                self._put(conn, key, value)
+        )
+        for key, value in finish.settings.items():
+            self._put(conn, key, value)
+
+    def _reopen(self, conn: Connection, hand_id: int, settings: dict[str, Any]) -> None:
+        """Undo the end of a hand: running again, no result, the settings as before it."""
+        conn.execute(
+            update(hands_table)
+            .where(hands_table.c.id == hand_id)
+            .values(status="running", ended_at=None)
+        )
+        conn.execute(results_table.delete().where(results_table.c.hand_id == hand_id))
+        for key, value in settings.items():
+            self._put(conn, key, value)
 
     def latest_hand(self, table_id: int) -> dict[str, Any] | None:
         """The table's most recent hand (id, number, setup, status), if any."""

@@ -37,7 +37,6 @@ A kind of book registers itself with :func:`register_book`, its events with
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -46,6 +45,7 @@ from pydantic import BaseModel
 
 from kiosk.book_store import BookStore
 from kiosk.errors import Kind, KioskError
+from kiosk.store import Answer
 from kiosk.table_event_schema import validate
 
 
@@ -92,9 +92,6 @@ class EventKind:
     follows_hand: bool = False
     """Made by the kiosk at a hand's end: the undo takes it back with the hand's last event."""
 
-
-#: a client's id for an entry: letters, digits, ``-`` and ``_``
-ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 EVENT_KINDS: dict[str, EventKind] = {}
 BOOK_KINDS: dict[str, Any] = {}
@@ -161,15 +158,16 @@ class TableLog:
 
     def push(self, kind: EventKind, entry: dict[str, Any], setup: dict[str, Any], setup_key: str,
              after_hand: int | None, source: str,
-             entry_id: str | None = None) -> dict[str, Any]:
-        """Write ``entry`` and the setup after it; returns that setup."""
+             answer: Answer | None = None) -> dict[str, Any]:
+        """Write ``entry``, the setup after it and the answer to the client's id
+        (:mod:`kiosk.entries`); returns that setup."""
         after = kind.table(copy.deepcopy(setup), entry) if kind.table else None
         after = setup if after is None else after
         book: int | str | None = kind.opens if kind.opens else (
             self.book.id if self.book is not None else None)
         seq, book_id = self.books.append(
             self.table_id, entry, book=book, before=setup, settings={setup_key: after},
-            after_hand=after_hand, source=source, closes=kind.closes, entry_id=entry_id)
+            after_hand=after_hand, source=source, closes=kind.closes, answer=answer)
         stored = entry | {"seq": seq}
         if kind.opens:
             assert book_id is not None
@@ -181,23 +179,17 @@ class TableLog:
                 self.book, self.closed = None, self.book
         return after
 
-    def made(self, entry_id: str | None) -> dict[str, Any] | None:
-        """The entry already made with the client's ``entry_id`` (sent again), if any."""
-        if entry_id is None:
-            return None
-        if not isinstance(entry_id, str) or not ENTRY_ID.fullmatch(entry_id):
-            raise KioskError("entry.err.id")
-        return self.books.entry_by_id(self.table_id, entry_id)
-
     def last(self) -> dict[str, Any] | None:
         """The latest entry the undo may take back (a clock's entries are left alone)."""
         kept = [kind.type for kind in EVENT_KINDS.values() if kind.during_hand]
         return self.books.last_entry(self.table_id, skip=kept)
 
-    def pop(self, last: dict[str, Any], setup_key: str) -> dict[str, Any]:
-        """Take back ``last`` (:meth:`last`); returns the setup before it."""
+    def pop(self, last: dict[str, Any], setup_key: str,
+            answer: Answer | None = None) -> dict[str, Any]:
+        """Take back ``last`` (:meth:`last`), with the answer to the client's id for the undo;
+        returns the setup before it."""
         before: dict[str, Any] = last["before"]
-        self.books.pop(self.table_id, last["seq"], {setup_key: before})
+        self.books.pop(self.table_id, last["seq"], {setup_key: before}, answer=answer)
         self.reload()
         return before
 

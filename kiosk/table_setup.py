@@ -1,9 +1,11 @@
-"""The table's setup as the dealer edits it: game, stakes, house rules, seats and dealer position.
+"""The table's setup as the dealer edits it: game, stakes, house rules, the usual buy-in, the dealer
+screen's house options, seats and dealer position.
 
 The setup is plain JSON (stored under the ``table`` key of the store). :func:`parse_form` reads the
-setup page's form and returns the new setup or a list of problems, each in words for the dealer.
-The games, the house rules' defaults and whether the stakes, seats and rules can be played are the
-engine's: the service checks a setup by building the engine's settings from it.
+setup page's form through the setup's one schema (:mod:`kiosk.setup_schema`) and returns the new
+setup or the problems, each a field and what is allowed there. The games, the house rules'
+defaults and whether the stakes, seats and rules can be played are the engine's: the service
+checks a setup by building the engine's settings from it.
 """
 
 from __future__ import annotations
@@ -14,12 +16,18 @@ from typing import Any
 
 from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
 from engine.variants import VARIANTS
+from kiosk.errors import KioskError
+from kiosk.setup_schema import (
+    DEFAULT_BUY_IN,
+    OVERLAY_DELAY_MOST,
+    SEAT_COUNT,
+    Screen,
+    Tv,
+    validate_setup,
+)
 
 GAMES: tuple[str, ...] = tuple(VARIANTS)
 """The games the setup page offers: every game the engine plays."""
-
-SEAT_COUNT = max(v.max_players for v in VARIANTS.values())
-"""The seats the setup page shows: enough for the game with the most players."""
 
 _HOUSE = HouseRules()
 DEFAULT_RULES: dict[str, Any] = {
@@ -33,24 +41,18 @@ DEFAULT_RULES: dict[str, Any] = {
 }
 """The house rules of a new table: the engine's defaults, under the setup's names."""
 
-__all__ = ["DEFAULT_RULES", "GAMES", "ODD_CHIP_RULES", "SEAT_COUNT", "default_setup", "parse_form"]
+__all__ = [
+    "DEFAULT_BUY_IN", "DEFAULT_RULES", "DEFAULT_SCREEN", "DEFAULT_TV", "GAMES", "ODD_CHIP_RULES",
+    "OVERLAY_DELAY_MOST", "SCREEN_OPTIONS", "SEAT_COUNT", "TV_OPTIONS", "buy_in", "default_setup",
+    "form_setup", "parse_form", "screen_options", "tv_options", "with_defaults",
+]
 
-SCREEN_OPTIONS = ("sound", "speech", "hide_down")
-DEFAULT_SCREEN: dict[str, bool] = {
-    "sound": False,  # a short tone after every entry
-    "speech": False,  # the dealer screen says whose turn it is (the browser's speech synthesis)
-    "hide_down": True,  # known down cards drawn as backs on the dealer screen, shown while held
-}
-TV_OPTIONS = ("odds", "replays")
-DEFAULT_TV: dict[str, Any] = {
-    "odds": True,  # the TV shows each live player's odds from the cards it shows
-    "replays": True,  # after a hand, the TV replays it street by street with the odds
-    "overlay_delay": 60,  # seconds the stream overlay (hole cards) runs behind the table
-}
-OVERLAY_DELAY_MOST = 3600
-"""The longest delay the stream overlay may be set to (seconds)."""
-DEFAULT_BUY_IN = 200
-"""The stack a seat starts with when it joins the table (the table's usual buy-in)."""
+SCREEN_OPTIONS: tuple[str, ...] = tuple(Screen.model_fields)
+"""The dealer screen's house options (the schema's :class:`~kiosk.setup_schema.Screen`)."""
+DEFAULT_SCREEN: dict[str, bool] = Screen().model_dump()
+TV_OPTIONS: tuple[str, ...] = tuple(k for k, f in Tv.model_fields.items() if f.annotation is bool)
+"""The TV's house options that are on or off (the schema's :class:`~kiosk.setup_schema.Tv`)."""
+DEFAULT_TV: dict[str, Any] = Tv().model_dump()
 
 DEFAULT_SETUP: dict[str, Any] = {
     "game": "seven-card-stud-hilo",
@@ -60,6 +62,7 @@ DEFAULT_SETUP: dict[str, Any] = {
     "screen": DEFAULT_SCREEN,
     "tv": DEFAULT_TV,
     "dealer": 0,
+    "lock_after_minutes": 0,  # the dealer screen locks after this long idle (0: never)
     "seats": [
         {"seat": n, "name": "", "stack": 0, "active": False} for n in range(1, SEAT_COUNT + 1)
     ],
@@ -92,85 +95,74 @@ def tv_options(setup: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def buy_in(setup: Mapping[str, Any]) -> int:
-    return int(setup.get("buy_in") or DEFAULT_BUY_IN)
+    """The table's usual buy-in (a setup stored before it existed has the default)."""
+    value = setup.get("buy_in")
+    return value if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_BUY_IN
 
 
-def _int(form: Mapping[str, str], name: str, problems: list[tuple[str, dict[str, Any]]],
-         label: str, minimum: int = 0) -> int:
-    raw = (form.get(name) or "").strip()
-    try:
-        value = int(raw)
-    except ValueError:
-        problems.append(("setup.err.number", {"field": label, "value": raw}))
-        return minimum
-    if value < minimum:
-        problems.append(("setup.err.minimum", {"field": label, "minimum": minimum}))
-        return minimum
-    return value
+def with_defaults(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """``setup`` with the fields a setup stored before them lacks (``buy_in``, ``screen``,
+    ``tv``)."""
+    return {**setup, "buy_in": buy_in(setup), "screen": screen_options(setup),
+            "tv": tv_options(setup)}
+
+
+def form_setup(form: Mapping[str, str], current: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup the setup page's form asks for, its values as the form sent them (text): a
+    ticked box is ``"on"``, a stack is the stack plus the chips to add when both are numbers, a
+    seat that sits down with no stack written starts with the table's usual buy-in, and the
+    overlay's delay not written stays as it was."""
+
+    def text(name: str, default: Any = None) -> Any:
+        value = form.get(name)
+        return default if value is None or str(value).strip() == "" else str(value).strip()
+
+    def ticked(name: str) -> bool:
+        return form.get(name) in ("on", "1", "true")
+
+    usual = text("buy_in", str(buy_in(current)))
+    was_playing = {s.get("seat") for s in current.get("seats", []) if s.get("active")}
+    seats = []
+    for n in range(1, SEAT_COUNT + 1):
+        stack, add = text(f"stack_{n}", "0"), text(f"add_{n}", "0")
+        active = ticked(f"active_{n}")
+        if (active and n not in was_playing and stack.isdigit() and int(stack) == 0
+                and usual.isdigit()):
+            stack = usual  # a player sitting down buys in for the table's usual amount
+        if stack.isdigit() and add.isdigit():
+            stack = str(int(stack) + int(add))
+        elif stack.isdigit():
+            stack = add  # the chips to add are what is wrong: said of the stack
+        seats.append({"seat": str(n), "name": form.get(f"name_{n}") or "", "stack": stack,
+                      "active": active})
+    return {
+        "game": text("game", current.get("game")),
+        "stakes": {key: text(key, "") for key in ("ante", "bring_in", "small_bet", "big_bet")},
+        "rules": {
+            "max_raises": text("max_raises", ""),
+            "chip_unit": text("chip_unit", ""),
+            "odd_chip": text("odd_chip", DEFAULT_RULES["odd_chip"]),
+            **{flag: ticked(flag)
+               for flag in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in")},
+        },
+        "buy_in": usual,
+        "screen": {flag: ticked(f"screen_{flag}") for flag in SCREEN_OPTIONS},
+        "tv": {**{flag: ticked(f"tv_{flag}") for flag in TV_OPTIONS},
+               "overlay_delay": text("overlay_delay", str(tv_options(current)["overlay_delay"]))},
+        "dealer": text("dealer", "0"),
+        "lock_after_minutes": text("lock_after_minutes", "0"),
+        "seats": seats,
+    }
 
 
 def parse_form(
     form: Mapping[str, str], current: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
-    """The setup the form asks for, and the problems found (message key, parameters)."""
-    problems: list[tuple[str, dict[str, Any]]] = []
-    setup = copy.deepcopy(dict(current))
-    game = form.get("game", setup["game"])
-    if game not in VARIANTS:
-        problems.append(("setup.err.game", {"value": game, "allowed": ", ".join(GAMES)}))
-        game = setup["game"]
-    setup["game"] = game
-    stakes = {
-        key: _int(form, key, problems, f"stakes.{key}")
-        for key in ("ante", "bring_in", "small_bet", "big_bet")
-    }
-    setup["stakes"] = stakes
-    rules = dict(DEFAULT_RULES)
-    rules["max_raises"] = _int(form, "max_raises", problems, "rules.max_raises")
-    rules["chip_unit"] = _int(form, "chip_unit", problems, "rules.chip_unit")
-    for flag in ("heads_up_uncapped", "burns", "open_pair_double", "soko_bring_in"):
-        rules[flag] = form.get(flag) in ("on", "1", "true")
-    odd = form.get("odd_chip", "nearest-dealer")
-    if odd not in ODD_CHIP_RULES:
-        allowed = ", ".join(ODD_CHIP_RULES)
-        problems.append(("setup.err.odd_chip", {"value": odd, "allowed": allowed}))
-        odd = "nearest-dealer"
-    rules["odd_chip"] = odd
-    setup["rules"] = rules
-    usual = buy_in(current)
-    if form.get("buy_in"):
-        usual = _int(form, "buy_in", problems, "setup.buy_in", minimum=1)
-    setup["buy_in"] = usual
-    setup["screen"] = {flag: form.get(f"screen_{flag}") in ("on", "1", "true")
-                       for flag in SCREEN_OPTIONS}
-    tv: dict[str, Any] = {flag: form.get(f"tv_{flag}") in ("on", "1", "true")
-                          for flag in TV_OPTIONS}
-    tv["overlay_delay"] = tv_options(current)["overlay_delay"]
-    if form.get("overlay_delay"):
-        delay = _int(form, "overlay_delay", problems, "setup.overlay_delay")
-        if delay > OVERLAY_DELAY_MOST:
-            problems.append(("setup.err.maximum", {"field": "setup.overlay_delay",
-                                                   "maximum": OVERLAY_DELAY_MOST}))
-        else:
-            tv["overlay_delay"] = delay
-    setup["tv"] = tv
-    was_playing = {s["seat"] for s in current["seats"] if s["active"]}
-    seats = []
-    for n in range(1, SEAT_COUNT + 1):
-        name = (form.get(f"name_{n}") or "").strip()[:24]
-        active = form.get(f"active_{n}") in ("on", "1", "true")
-        stack = _int(form, f"stack_{n}", problems, "setup.stack") if form.get(f"stack_{n}") else 0
-        add = _int(form, f"add_{n}", problems, "setup.add") if form.get(f"add_{n}") else 0
-        if active and stack == 0 and n not in was_playing:
-            stack = usual  # a player sitting down buys in for the table's usual amount
-        stack += add
-        if active and stack <= 0:
-            problems.append(("setup.err.stack", {"seat": n}))
-        seats.append({"seat": n, "name": name or f"{n}", "stack": stack, "active": active})
-    setup["seats"] = seats
-    dealer = _int(form, "dealer", problems, "setup.dealer")
-    if dealer > SEAT_COUNT:
-        problems.append(("setup.err.dealer", {"value": dealer, "most": SEAT_COUNT}))
-        dealer = 0
-    setup["dealer"] = dealer
-    return setup, problems
+) -> tuple[dict[str, Any], list[tuple[str, KioskError]]]:
+    """The setup the form asks for (validated by the one schema, :mod:`kiosk.setup_schema`) and
+    the problems found, each a field and what is allowed there; with problems, the setup is the
+    form's as sent, to be shown again."""
+    wanted = form_setup(form, current)
+    try:
+        return validate_setup(wanted, form=True), []
+    except KioskError as exc:
+        return wanted, exc.problems or [("", exc)]

@@ -1,7 +1,7 @@
 """Shared fixtures: an in-process kiosk app, a real kiosk server in a subprocess, Chromium.
 
 - ``kiosk_app`` / ``dealer_client``: ``create_app`` on a fresh instance folder (Flask test client).
-- ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gthread, simple-websocket)
+- ``live_kiosk``: a factory that starts ``stud-kiosk serve`` (gunicorn, gevent, simple-websocket)
   on a free loopback port with its own instance folder; the returned :class:`LiveKiosk` can be
   killed with SIGKILL and started again on the same folder.
 - ``chromium``: Debian's Chromium driven by Playwright (never a browser download), one per worker.
@@ -80,7 +80,7 @@ def dealer_client(kiosk_app: Any) -> Any:
     set_pin(kiosk_app.extensions["stud_store"], TEST_PIN)
     client = kiosk_app.test_client()
     with client.session_transaction() as sess:
-        sess["dealer"] = True
+        sess.update(kiosk_app.extensions["stud_dealer_sessions"].grant())
     return client
 
 

@@ -57,6 +57,13 @@ class Status:
 
 
 StatusCallback = Callable[[Status], None]
+#: runs a call that may wait inside OpenCV (opening a source, reading a frame) and returns what it
+#: returned: the kiosk's server hands such calls to a native thread (``kiosk.concurrency``)
+Blocking = Callable[[Callable[[], Any]], Any]
+
+
+def _call(call: Callable[[], Any]) -> Any:
+    return call()
 
 
 class FrameSource(Protocol):
@@ -214,11 +221,14 @@ class Capture:
 
     ``opener`` (re)opens the source; a source that fails is closed and reopened every
     ``retry_s`` seconds until :meth:`stop`. ``frame_interval_s`` paces sources that are not
-    paced by themselves (a folder, a file)."""
+    paced by themselves (a folder, a file). ``blocking`` runs each opening and each frame's
+    reading (by default: in the capture thread)."""
 
     def __init__(self, opener: Callable[[], FrameSource], on_status: StatusCallback | None = None,
-                 frame_interval_s: float = 0.0, retry_s: float = 1.0, name: str = "camera") -> None:
+                 frame_interval_s: float = 0.0, retry_s: float = 1.0, name: str = "camera",
+                 blocking: Blocking = _call) -> None:
         self._opener = opener
+        self._blocking = blocking
         self._on_status = on_status
         self._interval = frame_interval_s
         self._retry = retry_s
@@ -287,7 +297,7 @@ class Capture:
         while not self._stop.is_set():
             if source is None:
                 try:
-                    source = self._opener()
+                    source = self._blocking(self._opener)
                 except (ConnectionError, CaptureError, OSError) as exc:
                     self._status("lost" if first else "reconnecting", str(exc))
                     first = False
@@ -299,7 +309,7 @@ class Capture:
                 self.connected = True
                 self._status("connected", source.description)
             try:
-                frame = source.read()
+                frame = self._blocking(source.read)
             except CaptureError as exc:
                 self.bad_frames += 1
                 self._status("bad-frame", str(exc))

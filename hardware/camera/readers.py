@@ -112,7 +112,29 @@ def keep_frame_memory() -> bool:
         and bool(mallopt(m_trim_threshold, KEEP_FREE_UP_TO))
 
 
-def _serve(conn: Connection, model_path: str, min_confidence: float,
+class _Channel:
+    """Two one-way pipes used as one connection. A two-way ``multiprocessing.Pipe`` is a socket
+    pair, which a process whose sockets are gevent's (the kiosk's server) can lose after its
+    first message; one-way pipes are plain file descriptors wherever the channel is used."""
+
+    def __init__(self, inbox: Connection, outbox: Connection) -> None:
+        self.inbox, self.outbox = inbox, outbox
+
+    def send(self, value: Any) -> None:
+        self.outbox.send(value)
+
+    def recv(self) -> Any:
+        return self.inbox.recv()
+
+    def poll(self, timeout: float) -> bool:
+        return self.inbox.poll(timeout)
+
+    def close(self) -> None:
+        self.inbox.close()
+        self.outbox.close()
+
+
+def _serve(inbox: Connection, outbox: Connection, model_path: str, min_confidence: float,
            upright_path: str | None, index_paths: tuple[str, ...] | None,
            view_path: str | None = None, keep_memory: bool = True) -> None:
     """A reader process: read each frame asked for (the shared memory it lies in, its shape,
@@ -120,6 +142,7 @@ def _serve(conn: Connection, model_path: str, min_confidence: float,
     closes. A recogniser that cannot be made (a classifier's file gone) answers every frame
     with the error that says why, rather than ending and being started again frame after
     frame."""
+    conn = _Channel(inbox, outbox)
     cv2.setNumThreads(1)
     if keep_memory:
         keep_frame_memory()
@@ -180,7 +203,7 @@ class ReaderProcess:
                       None if index_paths is None else tuple(str(p) for p in index_paths),
                       None if view_path is None else str(view_path), keep_memory)
         self._lock = threading.Lock()
-        self._conn: Connection | None = None
+        self._conn: _Channel | None = None
         self._process: BaseProcess | None = None
         #: the memory the frames are handed over in (a frame through the pipe itself would
         #: block the sender while the process does not read)
@@ -212,12 +235,14 @@ class ReaderProcess:
         if self._process is not None:
             return
         context = multiprocessing.get_context("spawn")
-        mine, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(theirs, *self._args), daemon=True,
-                                  name="camera-recognition")
+        asked, ask = context.Pipe(duplex=False)  # (the reading end, the writing end)
+        answer, answered = context.Pipe(duplex=False)
+        process = context.Process(target=_serve, args=(asked, answered, *self._args),
+                                  daemon=True, name="camera-recognition")
         process.start()
-        theirs.close()
-        self._conn, self._process = mine, process
+        asked.close()
+        answered.close()
+        self._conn, self._process = _Channel(answer, ask), process
 
     def read(self, image: Any, detail: bool = False, deck: DeckFile | None = None
              ) -> FrameResult:

@@ -1,6 +1,11 @@
 """Work off the request path: the odds (and the replays that need them) are computed by one
 thread of their own, so that no entry, and no screen, waits for them.
 
+Under gevent (``stud-kiosk serve``) the worker's thread is a greenlet like every connection's:
+it waits for jobs and emits what they found from the event loop, while the arithmetic of the odds,
+which would hold every connection up for as long as it runs, is done on a native thread
+(:func:`kiosk.concurrency.blocking`).
+
 Jobs are taken newest first: the TV wants the odds of the table as it is now, and a job whose
 asker no longer wants it (the table moved on) is dropped. Odds are kept by their problem's key,
 so that a betting round, which deals no card, asks for nothing new.
@@ -14,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from engine.odds import Odds, OddsSettings, Problem, odds
+from kiosk.concurrency import blocking
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +46,13 @@ class OddsWorker:
             return self._cache.get(key)
 
     def odds(self, found: Problem) -> Odds:
-        """The odds of ``found``: kept ones, else computed now (call from a job)."""
+        """The odds of ``found``: kept ones, else computed now, on a native thread under gevent
+        (call from a job)."""
         key = found.key
         kept = self.cached(key)
         if kept is not None:
             return kept
-        result = odds(found, settings=self.settings)
+        result = blocking(lambda: odds(found, settings=self.settings))
         with self._lock:
             self.computed += 1
             self._cache[key] = result

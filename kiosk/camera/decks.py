@@ -167,7 +167,9 @@ class TableDecks:
         """Every deck kept (a file that cannot be read is left out)."""
         table = self.table_key()
         out = []
-        for key in sorted(set(self._keys()) | self._dirty):
+        with self._lock:  # a deck being written is in its file or still to write, never neither
+            keys = sorted(set(self._keys()) | self._dirty)
+        for key in keys:
             try:
                 out.append(self.summary(key, key == table))
             except CameraError:

@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from kiosk.camera.facedown import INTERVAL_S
+from kiosk.concurrency import blocking
 
 if TYPE_CHECKING:
     from kiosk.camera.service import TableCamera
@@ -54,8 +55,11 @@ class CameraRunner:
             camera.set_status(state, status.detail)
 
         recognizer = Recognizer(min_confidence=READ_FROM)
+        # opening the source and reading a frame wait inside OpenCV: on a native thread under
+        # the server's gevent (kiosk.concurrency), so that they hold no connection up
         self.capture = Capture.from_spec(self.source, size=self.size, on_status=on_status,
-                                         frame_interval_s=self.frame_interval_s)
+                                         frame_interval_s=self.frame_interval_s,
+                                         blocking=blocking)
         # each reader in a process of its own: the readers keep the cores busier, and this
         # process (the dealer screen's server) is not held up by their Python
         self.loop = CameraLoop(self.capture, recognizer, self.on_proposals, Stabilizer(3, 5),
@@ -76,7 +80,8 @@ class CameraRunner:
             return
         now = time.monotonic()
         if now - self._last_jpeg > SNAPSHOT_S:
-            ok, jpg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+            ok, jpg = blocking(lambda: cv2.imencode(".jpg", frame,
+                                                    [cv2.IMWRITE_JPEG_QUALITY, 80]))
             if ok:
                 self.camera.set_frame(jpg.tobytes())
             self._last_jpeg = now
@@ -86,7 +91,7 @@ class CameraRunner:
             # counted at a low rate: the recogniser keeps the frame rate
             self._last_down = now
             if self.camera.zones:
-                downs = find_down_cards(frame, result)
+                downs = blocking(lambda: find_down_cards(frame, result))
                 self.camera.update_down([d.center for d in downs], size)
 
     def stop(self) -> None:

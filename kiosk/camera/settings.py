@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
+from kiosk.errors import Kind, KioskError
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +43,21 @@ def ui(key: str, lang: str, **params: Any) -> str:
     return ui_catalog().translate(key, lang, **params)
 
 
-class CameraError(ValueError):
-    """A refused camera request, with its words in every language."""
+#: camera refusals that are of another kind than a request refused (kiosk/errors.py)
+KINDS: dict[str, Kind] = {
+    "camera.err.no_deck": Kind.MISSING,
+    "camera.err.no_example": Kind.MISSING,
+    "camera.err.in_hand": Kind.NOT_NOW,
+    "camera.err.deck_exists": Kind.NOT_NOW,
+    "camera.err.corner_gone": Kind.NOT_NOW,
+}
+
+
+class CameraError(KioskError):
+    """A refused camera request: the kiosk's error, of the kind its key is."""
 
     def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(ui(key, "en", **params))
-        self.key = key
-        self.params = params
-
-    def text(self, lang: str) -> str:
-        return ui(self.key, lang, **self.params)
+        super().__init__(key, KINDS.get(key, Kind.REFUSED), **params)
 
 
 def _bounded(low: float, high: float) -> dict[str, Any]:

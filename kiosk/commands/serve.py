@@ -1,4 +1,9 @@
-"""``stud-kiosk serve``: run the kiosk with gunicorn (one worker, threads, simple-websocket)."""
+"""``stud-kiosk serve``: run the kiosk with gunicorn (one gevent worker, simple-websocket).
+
+One worker, because Socket.IO needs every request of a screen in the process that holds its
+session; gevent, because every open screen then costs a greenlet rather than a thread, and a
+crowd of screens cannot take the dealer's turn (docs/architecture.md, "The server").
+"""
 
 from __future__ import annotations
 
@@ -15,10 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--instance", help="instance folder: database, secret key (default $STUD_KIOSK_INSTANCE)"
     )
     parser.add_argument(
-        "--threads",
+        "--connections",
         type=int,
-        default=64,
-        help="worker threads; each connected screen holds one (default 64)",
+        help="open connections the server holds at most (default $STUD_KIOSK_CONNECTIONS or "
+        "2000); other machines may hold all but a tenth of them, at most 100 kept for this one",
     )
     parser.add_argument(
         "--dev", action="store_true", help="use Flask's development server instead of gunicorn"
@@ -43,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
 
     from gunicorn.app.base import BaseApplication
 
+    from kiosk.server import KioskWorker, ServerSettings
+
+    KioskWorker.settings = ServerSettings.from_environment(args.connections)
+
     class KioskServer(BaseApplication):  # type: ignore[misc]
         """gunicorn, configured here rather than from a file or its own command line."""
 
@@ -50,9 +59,10 @@ def run(args: argparse.Namespace) -> int:
             settings: dict[str, Any] = {
                 "bind": f"{host}:{port}",
                 "workers": 1,  # Socket.IO needs sticky sessions: one worker per table
-                "worker_class": "gthread",
-                "threads": args.threads,
-                "timeout": 30,  # gthread heartbeats from its main loop: open sockets are fine
+                # gevent: patches the standard library before the app is made
+                "worker_class": KioskWorker,
+                "worker_connections": KioskWorker.settings.connections,
+                "timeout": 30,  # the worker heartbeats from its event loop: open sockets are fine
                 "graceful_timeout": 5,
                 "keepalive": 5,
                 "accesslog": None,

@@ -22,12 +22,35 @@
   /* a serial card reader or button panel was refused, or a device came or went (kiosk/devices/) */
   socket.on('device_notice', function (notice) { F.say(notice.message, 'error'); });
 
+  /* every screen that was signed in is told when the dealer sessions end (a lock, a new PIN,
+     the table idle): back to the PIN page */
+  socket.on('locked', function () { window.location.reload(); });
+
+  /* An entry carries an id of its own: sent again after an answer was lost (the link dropped),
+     the kiosk gives the first answer and does not enter it twice. */
+  var WITH_ID = { act: true, undo: true, misdeal: true };
+  function entryId() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+  }
   function send(name, payload, done) {
-    socket.timeout(8000).emit(name, payload || null, function (err, ack) {
-      if (err) F.say(t('live.offline'), 'error');
-      else if (!ack || !ack.ok) F.say((ack && ack.error) || '?', 'error');
-      else { F.clear(); if (done) done(ack); }
-    });
+    var sent = payload || null, tries = 0;
+    if (WITH_ID[name]) { sent = Object.assign({}, payload || {}); sent.id = entryId(); }
+    function attempt() {
+      tries += 1;
+      socket.timeout(8000).emit(name, sent, function (err, ack) {
+        if (err) {
+          F.say(t('live.offline'), 'error');
+          /* not answered: the same entry again once the link is back (a few times at most) */
+          if (WITH_ID[name] && tries < 5) {
+            if (socket.connected) setTimeout(attempt, 1000); else socket.once('connect', attempt);
+          }
+        } else if (!ack || !ack.ok) F.say((ack && ack.error) || '?', 'error');
+        else { F.clear(); if (done) done(ack); }
+      });
+    }
+    attempt();
   }
 
   /* four-colour deck, remembered on this screen */

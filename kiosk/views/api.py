@@ -13,37 +13,45 @@ from flask import Blueprint, jsonify, request
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
+from kiosk.errors import Kind, KioskError, answer, status_of
 from kiosk.i18n import current_lang
-from kiosk.service import TableError, service
+from kiosk.service import service
+from kiosk.strict_json import loads
 from kiosk.views.auth import is_dealer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+#: the largest hand id a route takes (SQLite's and PostgreSQL's integers)
+LARGEST_ID = 2**63 - 1
 
-def _error(message: str, status: int) -> tuple[Response, int]:
-    return jsonify({"ok": False, "error": message}), status
+
+def _error(error: BaseException) -> tuple[Response, int]:
+    return jsonify(answer(error, current_lang())), status_of(error)
 
 
 def _need_dealer() -> tuple[Response, int] | None:
     if not is_dealer():
-        from kiosk.i18n import t
-
-        return _error(t("live.need_pin"), 403)
+        return _error(KioskError("live.need_pin", Kind.DEALER_ONLY))
     return None
 
 
+def json_object() -> dict[str, Any]:
+    """The request's body, a JSON object (read only once the caller may send one)."""
+    payload = loads(request.get_data(cache=False))
+    if not isinstance(payload, dict):
+        raise KioskError("json.not_object", Kind.UNREADABLE)
+    return payload
+
+
 def _run(call: Callable[[], dict[str, Any]]) -> tuple[Response, int]:
+    """``call()`` for the dealer: the body's reading included, any refusal in words."""
     refused = _need_dealer()
     if refused:
         return refused
     try:
         body = call()
-    except TableError as exc:
-        return _error(exc.text(current_lang()), 409)
-    except ValueError as exc:  # the engine's errors, in its words
-        from kiosk.live import error_text
-
-        return _error(error_text(exc, current_lang()), 422)
+    except ValueError as exc:  # the kiosk's and the engine's refusals
+        return _error(exc)
     return jsonify(body), 200
 
 
@@ -78,19 +86,13 @@ def get_setup() -> tuple[Response, int]:
 @bp.put("/setup")
 def put_setup() -> tuple[Response, int]:
     """Replace the table setup (between hands) with the JSON form ``GET /api/setup`` gives."""
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        from kiosk.i18n import t
-
-        return _error(t("live.bad_payload"), 400)
 
     def configure() -> dict[str, Any]:
+        payload = json_object()
         try:
             service().configure(payload)
-        except (KeyError, TypeError) as exc:
-            raise ValueError(
-                f"the setup lacks or mistypes {exc}: send the form GET /api/setup gives"
-            ) from exc
+        except (KeyError, TypeError, OverflowError) as exc:
+            raise KioskError("setup.err.form") from exc
         return {"ok": True}
 
     return _run(configure)
@@ -103,13 +105,8 @@ def start_hand() -> tuple[Response, int]:
 
 @bp.post("/events")
 def submit() -> tuple[Response, int]:
-    payload = request.get_json(silent=True)
-    if not isinstance(payload, dict):
-        from kiosk.i18n import t
-
-        return _error(t("live.bad_payload"), 400)
     source = str(request.args.get("source", "api"))[:32]
-    return _run(lambda: service().submit(payload, source=source))
+    return _run(lambda: service().submit(json_object(), source=source))
 
 
 @bp.post("/undo")
@@ -137,8 +134,8 @@ def hand(hand_id: int) -> tuple[Response, int]:
     if refused:
         return refused
     table = service()
-    row = table.store.hand(hand_id)
+    row = table.store.hand(hand_id) if hand_id <= LARGEST_ID else None
     if row is None or row["table_id"] != table.table_id:
-        return _error("no such hand", 404)
+        return _error(KioskError("history.no_hand", Kind.MISSING, hand=hand_id))
     row["events"] = table.store.events(hand_id)
     return jsonify(row), 200

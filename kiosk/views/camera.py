@@ -15,22 +15,16 @@ from werkzeug.wrappers import Response
 from engine.i18n import LANGUAGES
 from kiosk.camera import TableCamera, camera
 from kiosk.camera.settings import CameraError, ui
+from kiosk.errors import answer, status_of
 from kiosk.extensions import socketio
 from kiosk.i18n import current_lang
 from kiosk.views.auth import dealer_required, is_dealer
 
 bp = Blueprint("camera", __name__)
 
-#: refusals answered with 404 and 409 rather than 400
-NOT_FOUND = {"camera.err.no_deck", "camera.err.no_example"}
-CONFLICT = {"camera.err.in_hand", "camera.err.deck_exists", "camera.err.corner_gone"}
-
-
 def _error(exc: Exception, lang: str) -> tuple[Response, int]:
-    key = getattr(exc, "key", None)
-    status = 404 if key in NOT_FOUND else 409 if key in CONFLICT or key is None else 400
-    text = getattr(exc, "text", None)
-    return jsonify({"ok": False, "error": text(lang) if callable(text) else str(exc)}), status
+    """A refusal in words, its status by its kind (kiosk/errors.py; the engine's: 422)."""
+    return jsonify(answer(exc, lang)), status_of(exc)
 
 
 def _answer(call: Callable[[TableCamera], dict[str, Any] | None]) -> tuple[Response, int]:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template
+from flask import Blueprint, Response, current_app, render_template
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from engine.events import event_from_dict
 from engine.hand import Hand
 from engine.settings import GameSettings
+from kiosk.errors import Kind, KioskError
 from kiosk.presenter import present_hand
 from kiosk.service import service
 from kiosk.views.auth import dealer_required
@@ -22,10 +23,12 @@ bp = Blueprint("history", __name__, url_prefix="/history")
 def load_hand(hand_id: int) -> tuple[dict[str, Any], Hand, list[dict[str, Any]]]:
     """The stored hand row, the engine hand replayed from its events, and the events replayed
     (a ``void`` hand whose log no longer replays shows up to its first refused entry)."""
+    from kiosk.views.api import LARGEST_ID
+
     table = service()
-    row = table.store.hand(hand_id)
+    row = table.store.hand(hand_id) if hand_id <= LARGEST_ID else None
     if row is None or row["table_id"] != table.table_id:
-        abort(404)
+        raise KioskError("history.no_hand", Kind.MISSING, hand=hand_id)
     events = table.store.events(hand_id)
     hand = Hand(GameSettings.from_dict(row["setup"]["settings"]))
     for seq, event in enumerate(events):

@@ -2,16 +2,17 @@
 
 ``GET /overlay/<token>`` is the page for OBS's browser source (1920x1080, transparent): it shows
 the table as it was the house's delay ago, with every hole card entered (kiosk.broadcast.overlay).
-Without the right token there is nothing there (404). ``POST /overlay/token`` (dealer, form with
-the CSRF token) makes a new secret: the old link stops working at once.
+Without the right token there is nothing there (404, said in words). ``POST /overlay/token``
+(dealer, form with the CSRF token) makes a new secret: the old link stops working at once.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, url_for
+from flask import Blueprint, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from kiosk.broadcast import broadcast
+from kiosk.errors import Kind, KioskError
 from kiosk.views.auth import dealer_required, is_dealer
 
 bp = Blueprint("overlay", __name__)
@@ -21,7 +22,7 @@ bp = Blueprint("overlay", __name__)
 def page(token: str) -> str:
     feed = broadcast().overlay
     if not feed.valid(token):
-        abort(404)
+        raise KioskError("overlay.bad_token", Kind.MISSING)
     return render_template("overlay.html", token=token, delay=feed.delay())
 
 
@@ -36,9 +37,7 @@ def renew() -> Response:
 def link() -> tuple[Response, int]:
     """(dealer) ``{"url": <the overlay's link>, "delay": <seconds>}``."""
     if not is_dealer():
-        from kiosk.i18n import t
-
-        return jsonify({"ok": False, "error": t("live.need_pin")}), 403
+        raise KioskError("live.need_pin", Kind.DEALER_ONLY)
     feed = broadcast().overlay
     return jsonify({"url": url_for("overlay.page", token=feed.token(), _external=True),
                     "delay": feed.delay()}), 200

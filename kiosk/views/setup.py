@@ -8,6 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from kiosk.broadcast import broadcast
+from kiosk.errors import status_of, words
 from kiosk.i18n import current_lang, t
 from kiosk.rotation import STAKE_KEYS, form_rotation, rotation
 from kiosk.service import service
@@ -16,21 +17,29 @@ from kiosk.table_setup import (
     ODD_CHIP_RULES,
     SCREEN_OPTIONS,
     TV_OPTIONS,
-    buy_in,
     parse_form,
-    screen_options,
-    tv_options,
+    with_defaults,
 )
 from kiosk.views.auth import dealer_required
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
 
 
-def _labelled(params: dict[str, Any]) -> dict[str, Any]:
-    """Message parameters with a field's message key replaced by its label."""
-    if "field" in params:
-        return {**params, "field": t(params["field"])}
-    return params
+def label(field: str) -> str:
+    """A field of the setup (``stakes.ante``, ``seats[3].stack``) as the page names it."""
+    from kiosk.i18n import ui_catalog
+
+    known = ui_catalog().messages("en")
+    if field.startswith("seats[") and "]" in field:
+        number, _, rest = field[len("seats["):].partition("]")
+        part = rest.lstrip(".")
+        words = t(f"setup.{part}") if f"setup.{part}" in known else part
+        return f"{t('setup.seat')} {number} · {words}".rstrip(" ·")
+    last = field.rsplit(".", 1)[-1]
+    for key in (field, f"setup.{last}", f"rules.{last}"):
+        if key in known:
+            return t(key)
+    return field
 
 
 def known_names(setup: dict[str, Any], hands: list[dict[str, Any]]) -> list[str]:
@@ -52,7 +61,7 @@ def known_names(setup: dict[str, Any], hands: list[dict[str, Any]]) -> list[str]
 def index() -> Response | tuple[str, int] | str:
     table = service()
     problems: list[str] = []
-    setup = table.setup()
+    setup = with_defaults(table.setup())
     status = 200
     if request.method == "POST":
         if table.hand_running():
@@ -60,21 +69,21 @@ def index() -> Response | tuple[str, int] | str:
             status = 409
         else:
             wanted, found = parse_form(request.form, setup)
-            problems = [t(key, **_labelled(params)) for key, params in found]
+            lang = current_lang()
+            problems = [f"{label(field)}: {problem.text(lang)}" if field else problem.text(lang)
+                        for field, problem in found]
             wanted, rotation_problems = form_rotation(request.form, wanted)
-            problems += [p.text(current_lang()) for p in rotation_problems]
+            problems += [p.text(lang) for p in rotation_problems]
             if table.log.book is not None:  # the night keeps the seats (the Night page)
                 wanted["seats"] = setup["seats"]
             if problems:
-                setup, status = wanted, 400
+                setup, status = wanted, 422
             else:
                 try:
                     table.configure(wanted)
-                except ValueError as exc:  # the engine's checks, in the dealer's language
-                    from kiosk.live import error_text
-
-                    problems.append(error_text(exc, current_lang()))
-                    setup, status = wanted, 400
+                except ValueError as exc:  # the engine's word on the whole table
+                    problems.append(words(exc, lang))
+                    setup, status = wanted, status_of(exc)
                 else:
                     return redirect(url_for("dealer.index"))
     return render_template(
@@ -84,10 +93,7 @@ def index() -> Response | tuple[str, int] | str:
         odd_chip_rules=ODD_CHIP_RULES,
         problems=problems,
         hand_running=table.hand_running(),
-        buy_in=buy_in(setup),
-        screen=screen_options(setup),
         screen_flags=SCREEN_OPTIONS,
-        tv=tv_options(setup),
         tv_flags=TV_OPTIONS,
         overlay_url=url_for("overlay.page", token=broadcast().overlay.token(), _external=True),
         known_names=known_names(table.setup(), table.store.hands(table.table_id, limit=100)),

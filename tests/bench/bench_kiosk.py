@@ -1,6 +1,6 @@
 """Kiosk benchmark: 20 spectator screens over loopback, time from a dealer action to every screen.
 
-Starts the real server (``stud-kiosk serve``: gunicorn, one gthread worker, simple-websocket) on a
+Starts the real server (``stud-kiosk serve``: gunicorn, one gevent worker, simple-websocket) on a
 free loopback port, connects 20 python-socketio spectator clients (WebSocket) and one dealer
 client, and plays scripted seven-card stud hi/lo hands. For each dealer entry it measures the time
 from sending it to the moment the last of the 20 spectators has the new state, and samples the

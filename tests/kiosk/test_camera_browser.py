@@ -277,7 +277,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
     session = server.dealer_session()
     assert session.put(server.url + "/api/setup", json=copy.deepcopy(SETUP)).ok
     bad = session.post(server.url + "/api/camera/zones", json={"zones": {"1": [2, 0, 1, 1]}})
-    assert bad.status_code == 400 and "zona" in bad.json()["error"]
+    assert bad.status_code == 422 and "zona" in bad.json()["error"]
     wait_until(lambda: session.get(server.url + "/camera/snapshot.jpg").ok, "a first frame", 30)
 
     dealer_ctx = touchscreen(chromium, server, session)

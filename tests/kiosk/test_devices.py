@@ -42,7 +42,7 @@ class Kiosk:
         set_pin(self.app.extensions["stud_store"], TEST_PIN)
         client = self.app.test_client()
         with client.session_transaction() as sess:
-            sess["dealer"] = True
+            sess.update(self.app.extensions["stud_dealer_sessions"].grant())
         return client, socketio.test_client(
             self.app, flask_test_client=client, auth={"role": "dealer", "lang": lang}
         )

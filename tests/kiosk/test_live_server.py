@@ -1,4 +1,4 @@
-"""The real server (``stud-kiosk serve``: gunicorn, gthread, simple-websocket) with real clients:
+"""The real server (``stud-kiosk serve``: gunicorn, gevent, simple-websocket) with real clients:
 a spectator's raw Socket.IO traffic over a whole hand, and a kill -9 in the middle of a hand."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.hand_errors import HandError
-from kiosk.service import TableError, TableService
+from kiosk.service import KioskError, TableService
 from kiosk.store import Store
 from tests.kiosk import driver
 
@@ -170,9 +170,9 @@ def test_a_refused_entry_changes_nothing_and_says_why(table: TableService) -> No
 
 def test_setup_cannot_change_during_a_hand(table: TableService) -> None:
     table.start_hand()
-    with pytest.raises(TableError, match="between hands"):
+    with pytest.raises(KioskError, match="between hands"):
         table.configure(copy.deepcopy(driver.SETUP))
-    with pytest.raises(TableError, match="already in progress"):
+    with pytest.raises(KioskError, match="already in progress"):
         table.start_hand()
 
 

@@ -263,3 +263,22 @@ def test_an_entry_sent_again_with_its_id_is_answered_not_made_twice(table: Table
     assert stacks(table)["Anna"] == 1300 and rows(table)["Anna"]["rebuys"] == 1
     with pytest.raises(KioskError, match="1 to 64 letters"):
         table.submit(rebuy | {"id": "not an id!"})
+
+
+def test_table_events_hand_events_and_undos_share_one_book_of_answers(
+    table: TableService,
+) -> None:
+    table.submit(OPEN)
+    ids = seat_players(table, "Anna", "Bruno")
+    rebuy = {"type": "rebuy", "player": ids["Anna"], "chips": 300, "id": "tap-1"}
+    first = table.submit(rebuy)
+    # an undo sent twice with its id takes the rebuy back once, and answers the same both times
+    undone = [table.undo(entry_id="tap-2") for _ in range(2)]
+    assert undone[0] == undone[1] and undone[0]["undone"] == first["event"]
+    assert stacks(table)["Anna"] == 1000 and rows(table)["Anna"]["rebuys"] == 0
+    # an id is a client's one entry, whatever the entry: a repeat of "tap-1" is the rebuy's answer
+    assert table.submit({"type": "misdeal", "id": "tap-1"}) == first
+    assert rows(table)["Anna"]["rebuys"] == 0
+    # the answers outlive a restart, as the entries do
+    again = TableService(table.store)
+    assert again.submit(rebuy) == first and again.undo(entry_id="tap-2") == undone[0]
