@@ -69,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # init_app, so that SocketIO keeps them and binds them to every app's server.
     from kiosk import broadcast, camera, devices, live, room, tournament_clock
     from kiosk.views import camera as _camera_views  # noqa: F401  (its Socket.IO events)
+    from kiosk.views import devices as _devices_views  # noqa: F401  (its Socket.IO events)
 
     csrf.init_app(app)
     socketio.init_app(

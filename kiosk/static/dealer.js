@@ -19,7 +19,7 @@
     document.body.classList.toggle('hide-down', !!(st.table.screen && st.table.screen.hide_down));
     render();
   }, function (on) { online = on; renderBar(); });
-  /* a serial card reader or button panel was refused, or a device came or went (kiosk/devices.py) */
+  /* a serial card reader or button panel was refused, or a device came or went (kiosk/devices/) */
   socket.on('device_notice', function (notice) { F.say(notice.message, 'error'); });
 
   /* every screen that was signed in is told when the dealer sessions end (a lock, a new PIN,

@@ -19,7 +19,7 @@ from typing import IO, Any
 import pytest
 import serial
 
-import kiosk.devices  # registers its Socket.IO events before any app is made
+import kiosk.devices
 from engine.cards import Card
 from hardware.serial import DisplayState, TagMap
 from hardware.serial.protocol import BAUDRATE, Text

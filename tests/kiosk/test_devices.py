@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import kiosk.devices  # registers its Socket.IO events before any app is made
+import kiosk.devices
 from hardware.serial.virtual import VirtualPort
 from kiosk.extensions import socketio
 from kiosk.service import TableService
