@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -114,6 +114,26 @@ def find_and_read(frame: Frame, glyphs: list[Glyph], p: Params = DEFAULT,
         found.extend(reader.find(frame, c, list(found)))
     read_loops(found, frame.gray, p)
     return c, found
+
+
+def deck_checked(reading: CardReading, readers: Sequence[CornerReader], frame: Frame,
+                 p: Params) -> CardReading:
+    """A card the index networks read around a suit glyph, weighed against the deck on the
+    table's reading of the same corner: where the deck names another card at
+    ``Learned.against`` or more, the reading is that much less sure, ``c (1 - p)`` (a deck whose
+    jack prints a В is not read as an 8 because the networks never saw a В)."""
+    if reading.corner is None:
+        return reading
+    conf, evidence = reading.confidence, list(reading.evidence)
+    for reader in readers:
+        for e in reader.read(frame, [reading.corner])[0]:
+            if e.rank and e.suit and e.rank + e.suit != reading.card \
+                    and e.p >= p.learned.against:
+                conf *= 1.0 - e.p
+                evidence.append(replace(e, against=True))
+    if conf == reading.confidence:
+        return reading
+    return replace(reading, confidence=conf, evidence=tuple(evidence))
 
 
 class Recognizer:
@@ -236,6 +256,9 @@ class Recognizer:
             if self.nets.index and p.whole.index_enlarged:
                 found += [decide.scaled(r, 1.0 / scale) for r in whole.index_windows(
                     self.nets.index, more.frame, more.glyphs, p)]
+        if readers:
+            found = [deck_checked(r, readers, own.frame, p) if r.source == whole.INDEX else r
+                     for r in found]
         return decide.frame_result(own.readings, unknown, p, self.min_confidence, enlarged,
                                    found)
 

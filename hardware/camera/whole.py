@@ -22,6 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hardware.camera import decide
+from hardware.camera.deck import Corner
+from hardware.camera.deck import Glyph as DeckGlyph
 from hardware.camera.faces import card_downs
 from hardware.camera.nets import (
     INDEX_RANKS,
@@ -169,8 +171,13 @@ def index_windows(nets: Sequence[Any], frame: Frame, glyphs: list[Glyph], p: Par
                        cy=g.cy - down[1] * g.size * q.index_rank,
                        w=round(g.w * q.index_rank), h=round(g.h * q.index_rank))
         evidence = tuple(Evidence(INDEX, n[1], card[0], card[1]) for n in named[k])
-        reads.append(CardReading(card, min(n[1] for n in named[k]), card_quad(rank, g, down),
-                                 (g.cx, g.cy), source=INDEX, evidence=evidence))
+        quad = card_quad(rank, g, down)
+        # its corner: the suit glyph read, the rank where the index puts it (for a learned deck
+        # to read the same corner, and to learn from it)
+        corner = Corner(DeckGlyph(rank.cx, rank.cy, rank.size), DeckGlyph(g.cx, g.cy, g.size),
+                        down, g.dark, quad)
+        reads.append(CardReading(card, min(n[1] for n in named[k]), quad, (g.cx, g.cy),
+                                 corner=corner, source=INDEX, evidence=evidence))
     sure = [r for r in reads if r.confidence >= q.index_sure]
     unsure = [r for r in reads if r.confidence < q.index_sure]
     if not unsure:

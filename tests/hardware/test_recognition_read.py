@@ -13,6 +13,7 @@ import pytest
 
 from hardware.camera import decide, looks
 from hardware.camera.deck import Corner, Deck, Example
+from hardware.camera.deck import Glyph as DeckGlyph
 from hardware.camera.find import Corners, nearest_suit
 from hardware.camera.nets import RANK_CLASSES, SUIT_CLASSES, UPRIGHT_CLASSES
 from hardware.camera.params import DEFAULT, Params
@@ -482,3 +483,23 @@ def test_each_face_pip_counts_the_way_up_it_reads_surer(reader: Recognizer) -> N
     assert turned >= 20
     assert read <= set(cards)
     assert len(read) >= 5, read
+
+
+def test_a_card_the_index_networks_read_is_weighed_against_the_deck_s_reading_of_its_corner(
+        ) -> None:
+    """With a deck on the table, a card read by the index networks around its suit is that much
+    less sure where the deck names its corner as another card surely (a jack printed В read as
+    an 8); where the deck agrees, or is unsure, it stands."""
+    from hardware.camera.recognize import deck_checked
+    from hardware.camera.whole import INDEX
+
+    r, s = glyph("8", 1.0, 100, 100, 12), glyph("d", 1.0, 100, 116, 9)
+    corner = Corner(DeckGlyph(r.cx, r.cy, r.size), DeckGlyph(s.cx, s.cy, s.size), (0.0, 1.0),
+                    True, card_quad(r, s))
+    reading = CardReading("8d", 0.999, corner.quad, (s.cx, s.cy), corner=corner, source=INDEX)
+    frame = Frame.of(np.full((300, 300, 3), 255, np.uint8))
+    doubted = deck_checked(reading, [_Says("Jd", 0.95)], frame, DEFAULT)
+    assert doubted.confidence == pytest.approx(0.999 * 0.05)
+    assert any(e.against and e.rank + e.suit == "Jd" for e in doubted.evidence)
+    assert deck_checked(reading, [_Says("8d", 0.99)], frame, DEFAULT) == reading
+    assert deck_checked(reading, [_Says("Jd", 0.5)], frame, DEFAULT) == reading

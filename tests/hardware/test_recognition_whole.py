@@ -258,6 +258,12 @@ def test_an_index_read_unsurely_around_its_suit_counts_where_its_card_seen_whole
     assert q.index_viewed is not None
     floor = 1.0 - (1.0 - q.index_viewed) * (1.0 - q.view_agree)
     assert all(r.confidence >= floor for r in viewed if r not in sure), viewed
+    # each with its corner: the suit glyph it was read around, the rank above it on the card
+    for r in viewed:
+        assert r.corner is not None and r.corner.suit is not None
+        assert (r.corner.suit.cx, r.corner.suit.cy) == r.index_center
+        d = (r.corner.suit.cx - r.corner.rank.cx, r.corner.suit.cy - r.corner.rank.cy)
+        assert d[0] * r.corner.down[0] + d[1] * r.corner.down[1] > 0  # the rank above its suit
     assert read(nets.view, DEFAULT.with_(whole={"view_agree": 1.01})) == sure
     assert read(nets.view, DEFAULT.with_(whole={"index_viewed": None})) == sure
 
