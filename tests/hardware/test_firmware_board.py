@@ -262,6 +262,11 @@ def test_the_board_plays_third_street_through_the_kiosk(table: Table) -> None:
         time.sleep(0.05)
     (status,) = devices.snapshot(discover=False)["devices"]
     assert status["kinds"] == ["reader", "buttons", "display"]
+    # the board was talking before the kiosk listened: pyserial empties the port's input as it
+    # opens it, which may cut a line the board was sending (one bad line, NAKed). From its HELLO
+    # on, every line of the board's must be good
+    bad_before_hello = status["bad_lines"]
+    assert bad_before_hello <= 1, status
     table.board_follows("no hand")
     notices = [n for n in devices.snapshot(discover=False)["notices"]]
     assert any("reader at seat 4 not answering" in n["messages"]["en"] for n in notices), notices
@@ -292,7 +297,7 @@ def test_the_board_plays_third_street_through_the_kiosk(table: Table) -> None:
     start = board.state()["ms"]
     board.wait_for(lambda s: s["ms"] > start + 500, "half a second more")
     (after,) = devices.snapshot(discover=False)["devices"]
-    assert after["lines_in"] == status["lines_in"] and after["bad_lines"] == 0
+    assert after["lines_in"] == status["lines_in"] and after["bad_lines"] == bad_before_hello
     assert table.cards(1) == ["As", "2s", "5h"]
     assert table.cards(2) == ["Kd", "Qd", "9s"]
     assert table.cards(3) == ["3c", "4c", "8h"]
