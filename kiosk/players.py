@@ -4,14 +4,11 @@ shown, counted and seated as the player they were merged into (:func:`canonical`
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from kiosk.book_store import NAME_MOST, BookStore
 from kiosk.errors import Kind, KioskError
-
-#: characters that reorder text (a right-to-left override): never kept in a name
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+from kiosk.setup_schema import clean_name
 
 
 def check_name(name: Any, optional: bool = False) -> str:
@@ -22,8 +19,7 @@ def check_name(name: Any, optional: bool = False) -> str:
     """
     if not isinstance(name, str):
         raise KioskError("players.err.name", most=NAME_MOST)
-    kept = "".join(" " if unicodedata.category(c) == "Cc" else c for c in name if c not in _BIDI)
-    cleaned = " ".join(kept.split())
+    cleaned = clean_name(name)
     if (not cleaned and not optional) or len(cleaned) > NAME_MOST:
         raise KioskError("players.err.name", most=NAME_MOST)
     return cleaned
