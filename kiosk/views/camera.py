@@ -167,6 +167,7 @@ def api_new_deck() -> tuple[Response, int]:
 
     def create(cam: TableCamera) -> dict[str, Any]:
         key = cam.decks.create(name)
+        cam.decks.flush()  # a deck named is on disk before the page says so
         return {**_decks(cam), "key": key}
 
     return _answer(create)
@@ -210,9 +211,15 @@ def api_deck(key: str) -> tuple[Response, int]:
 
 @bp.delete("/api/camera/decks/<key>/examples/<example_id>")
 def api_remove_example(key: str, example_id: str) -> tuple[Response, int]:
-    """Take a wrong example out of a deck."""
-    return _answer(lambda cam: {"ok": True,
-                                "removed": cam.decks.remove(key, example_id).to_json()})
+    """Take a wrong example out of a deck: answered once the deck is written, so that the
+    dealer's correction outlives a power cut right after it."""
+
+    def remove(cam: TableCamera) -> dict[str, Any]:
+        removed = cam.decks.remove(key, example_id)
+        cam.decks.flush()
+        return {"ok": True, "removed": removed.to_json()}
+
+    return _answer(remove)
 
 
 # ---- Socket.IO ----------------------------------------------------------------------------------
