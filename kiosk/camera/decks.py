@@ -137,7 +137,9 @@ class TableDecks:
         """The deck the table plays: its choice, else the deck written last; None when the kiosk
         has learned none."""
         with self._lock:
-            keys = self._keys() + [k for k in self._dirty if not self._path(k).exists()]
+            # a deck being written is in its file or still to write, never neither (its file may
+            # appear between two looks at the folder)
+            keys = sorted(set(self._keys()) | self._dirty)
             if self._chosen is not None and self._chosen in keys:
                 return self._chosen
             if not keys:
