@@ -97,7 +97,7 @@ def night_record(store: Store, books: BookStore, book_id: int, lang: str) -> dic
                                 "cards": cards, "number": hand["number"]})
     setup = EMPTY_SETUP
     if not night.closed:
-        from kiosk.service import setup_key
+        from kiosk.table_setup import setup_key
 
         setup = store.get(setup_key(row["table_id"])) or EMPTY_SETUP
     view = present_night(night, setup, players, "spectator", lang)

@@ -317,7 +317,7 @@ def _settings(table: TableService) -> Any:
     """The engine's settings of the hand on the table, else of the setup (None if it has none)."""
     if table.hand is not None:
         return table.hand.settings
-    from kiosk.service import settings_from_setup
+    from kiosk.table_setup import settings_from_setup
 
     try:
         return settings_from_setup(table._setup)

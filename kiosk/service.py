@@ -25,7 +25,7 @@ from flask import current_app
 from engine.errors import EngineError
 from engine.events import event_from_dict
 from engine.hand import Hand
-from engine.settings import GameSettings, HouseRules, SeatConfig
+from engine.settings import GameSettings
 from kiosk import (
     entries,
     presenter,
@@ -40,49 +40,11 @@ from kiosk.players import PlayerList
 from kiosk.setup_schema import validate_setup
 from kiosk.store import Answer, Finish, Store
 from kiosk.table_log import EVENT_KINDS, Context, TableLog, is_table_event
-from kiosk.table_setup import default_setup
+from kiosk.table_setup import default_setup, settings_from_setup, setup_key
 
 Listener = Callable[["TableService"], None]
 
-SETUP_KEY = "table"
-
-
-def setup_key(table_id: int) -> str:
-    """Where a table's setup is stored: ``table`` for table 1 (a single kiosk), ``table:<id>`` for
-    the other tables of a card room sharing the database."""
-    return SETUP_KEY if table_id == 1 else f"{SETUP_KEY}:{table_id}"
-
-
 logger = logging.getLogger(__name__)
-
-
-def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
-    """The engine's settings for the table's setup (raises ``SettingsError`` in words)."""
-    rules = setup["rules"]
-    house = HouseRules(
-        max_raises=int(rules["max_raises"]),
-        heads_up_uncapped=bool(rules["heads_up_uncapped"]),
-        open_pair_double=bool(rules["open_pair_double"]),
-        bring_in=bool(rules.get("soko_bring_in", False)),
-        odd_chip=rules["odd_chip"],
-        burns=bool(rules["burns"]),
-    )
-    stakes = setup["stakes"]
-    return GameSettings(
-        variant=setup["game"],
-        ante=int(stakes["ante"]),
-        bring_in=int(stakes["bring_in"]),
-        small_bet=int(stakes["small_bet"]),
-        big_bet=int(stakes["big_bet"]),
-        chip_unit=int(rules.get("chip_unit", 1)),
-        house=house,
-        seats=tuple(
-            SeatConfig(int(s["seat"]), str(s["name"]), int(s["stack"]))
-            for s in setup["seats"]
-            if s["active"] and not s.get("out")  # a player sitting out is dealt no cards
-        ),
-        dealer=int(setup["dealer"]),
-    )
 
 
 class TableService:
@@ -528,4 +490,4 @@ def service() -> TableService:
     return cast(TableService, current_app.extensions["stud_table"])
 
 
-__all__ = ["EngineError", "KioskError", "TableService", "service", "settings_from_setup"]
+__all__ = ["EngineError", "KioskError", "TableService", "service"]

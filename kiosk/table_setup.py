@@ -14,7 +14,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules
+from engine.settings import ODD_CHIP_RULES, GameSettings, HouseRules, SeatConfig
 from engine.variants import VARIANTS
 from kiosk.errors import KioskError
 from kiosk.setup_schema import (
@@ -41,10 +41,66 @@ DEFAULT_RULES: dict[str, Any] = {
 }
 """The house rules of a new table: the engine's defaults, under the setup's names."""
 
+
+SETUP_KEY = "table"
+
+
+def setup_key(table_id: int) -> str:
+    """Where a table's setup is stored: ``table`` for table 1 (a single kiosk), ``table:<id>`` for
+    the other tables of a card room sharing the database."""
+    return SETUP_KEY if table_id == 1 else f"{SETUP_KEY}:{table_id}"
+
+
+
+def settings_from_setup(setup: dict[str, Any]) -> GameSettings:
+    """The engine's settings for the table's setup (raises ``SettingsError`` in words)."""
+    rules = setup["rules"]
+    house = HouseRules(
+        max_raises=int(rules["max_raises"]),
+        heads_up_uncapped=bool(rules["heads_up_uncapped"]),
+        open_pair_double=bool(rules["open_pair_double"]),
+        bring_in=bool(rules.get("soko_bring_in", False)),
+        odd_chip=rules["odd_chip"],
+        burns=bool(rules["burns"]),
+    )
+    stakes = setup["stakes"]
+    return GameSettings(
+        variant=setup["game"],
+        ante=int(stakes["ante"]),
+        bring_in=int(stakes["bring_in"]),
+        small_bet=int(stakes["small_bet"]),
+        big_bet=int(stakes["big_bet"]),
+        chip_unit=int(rules.get("chip_unit", 1)),
+        house=house,
+        seats=tuple(
+            SeatConfig(int(s["seat"]), str(s["name"]), int(s["stack"]))
+            for s in setup["seats"]
+            if s["active"] and not s.get("out")  # a player sitting out is dealt no cards
+        ),
+        dealer=int(setup["dealer"]),
+    )
+
 __all__ = [
-    "DEFAULT_BUY_IN", "DEFAULT_RULES", "DEFAULT_SCREEN", "DEFAULT_TV", "GAMES", "ODD_CHIP_RULES",
-    "OVERLAY_DELAY_MOST", "SCREEN_OPTIONS", "SEAT_COUNT", "TV_OPTIONS", "buy_in", "default_setup",
-    "form_setup", "parse_form", "screen_options", "tv_options", "with_defaults",
+    "DEFAULT_BUY_IN",
+    "DEFAULT_RULES",
+    "DEFAULT_SCREEN",
+    "DEFAULT_TV",
+    "GAMES",
+    "ODD_CHIP_RULES",
+    "OVERLAY_DELAY_MOST",
+    "SCREEN_OPTIONS",
+    "SEAT_COUNT",
+    "SETUP_KEY",
+    "TV_OPTIONS",
+    "buy_in",
+    "default_setup",
+    "form_setup",
+    "parse_form",
+    "screen_options",
+    "settings_from_setup",
+    "setup_key",
+    "tv_options",
+    "with_defaults",
 ]
 
 SCREEN_OPTIONS: tuple[str, ...] = tuple(Screen.model_fields)

@@ -142,7 +142,7 @@ def prizes(pool: int, shares: list[int], places: dict[int, list[int]]) -> dict[i
 def level_settings(level: dict[str, Any], setup: dict[str, Any]) -> GameSettings:
     """The engine's settings for a hand of ``level`` at this table (game and house rules as set
     up), at a table of the game's fewest players: the engine refuses stakes it cannot deal."""
-    from kiosk.service import settings_from_setup
+    from kiosk.table_setup import settings_from_setup
 
     probe = copy.deepcopy(setup)
     probe["stakes"] = {key: int(level[key]) for key in STAKES}
