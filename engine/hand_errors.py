@@ -11,16 +11,10 @@ from engine.errors import EngineError
 from engine.i18n import translate
 
 
-class SettingsError(EngineError):
-    """Game settings that cannot be played: the message says which value and what is allowed.
-
-    Made from a message catalogue key (``settings.error.*``) and its parameters, the error reads in
-    any language with :meth:`text`; ``str(error)`` is the English. Parameters that have a
-    ``text(lang)`` method are read in the same language.
-
-    >>> SettingsError("settings.error.players", variant="soko", least=2, most=6, count=7).text("it")
-    'soko si gioca da 2 a 6 giocatori, non 7'
-    """
+class WordedError(EngineError):
+    """An engine error made from a message catalogue key and its parameters: it reads in any
+    language with :meth:`text`, and ``str(error)`` is the English. Parameters that have a
+    ``text(lang)`` method are read in the same language."""
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key = key
@@ -33,6 +27,18 @@ class SettingsError(EngineError):
             k: (v.text(lang) if hasattr(v, "text") else v) for k, v in self.params.items()
         }
         return translate(self.key, lang, **values)
+
+
+class SettingsError(WordedError):
+    """Game settings that cannot be played: the message says which value and what is allowed.
+
+    Made from a message catalogue key (``settings.error.*``) and its parameters, the error reads in
+    any language with :meth:`text`; ``str(error)`` is the English. Parameters that have a
+    ``text(lang)`` method are read in the same language.
+
+    >>> SettingsError("settings.error.players", variant="soko", least=2, most=6, count=7).text("it")
+    'soko si gioca da 2 a 6 giocatori, non 7'
+    """
 
 
 class HandError(EngineError):

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.cards import Card, parse_cards
-from engine.errors import EngineError
-from engine.i18n import translate
+from engine.hand_errors import WordedError
 from engine.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
@@ -52,21 +51,13 @@ Known = Literal["public", "all"]
 _FIGURES = ("win", "high", "low", "scoop", "equity")
 
 
-class OddsError(EngineError):
+class OddsError(WordedError):
     """Cards the odds cannot be computed from; the message says what is wrong and what is allowed.
 
     >>> OddsError("odds.error.players", game="razz", count=9, most=8).text("it")
     'A razz giocano da 1 a 8 giocatori, non 9'
     """
 
-    def __init__(self, key: str, **params: Any) -> None:
-        self.key = key
-        self.params = params
-        super().__init__(self.text("en"))
-
-    def text(self, lang: str = "en") -> str:
-        """The message in ``lang`` (``en``, ``it``)."""
-        return translate(self.key, lang, **self.params)
 
 
 @dataclass(frozen=True, slots=True)
