@@ -130,29 +130,6 @@
     return html + '</div>';
   }
 
-  /* Hole cards entered with their values are drawn as backs with a mark (house option): a finger
-     held on a seat's cards shows them until it lifts; a hold is not a tap on the seat. */
-  var peek = { seat: null, timer: null, shown: false };
-  document.addEventListener('pointerdown', function (ev) {
-    var cards = ev.target.closest('.cards');
-    if (!cards || !cards.querySelector('.down-known') || !document.body.classList.contains('hide-down')) return;
-    var seat = cards.closest('[data-seat]');
-    peek.seat = seat ? seat.dataset.seat : null;
-    peek.shown = false;
-    peek.timer = setTimeout(function () { cards.classList.add('peek'); peek.shown = true; }, 180);
-  });
-  function endPeek() {
-    clearTimeout(peek.timer);
-    peek.seat = null;
-    document.querySelectorAll('.cards.peek').forEach(function (c) { c.classList.remove('peek'); });
-  }
-  ['pointerup', 'pointercancel'].forEach(function (name) { document.addEventListener(name, endPeek); });
-  /* the click that ends a hold is swallowed before it reaches a seat */
-  document.addEventListener('click', function (ev) {
-    if (peek.shown && ev.target.closest('.cards')) { ev.stopPropagation(); ev.preventDefault(); }
-    peek.shown = false;
-  }, true);
-
   /* ---- the card picker: every card; one already in the hand says where it is ---- */
   function pickerHTML(used, off) {
     var html = '<div class="picker" data-testid="picker">';
@@ -486,8 +463,8 @@
       $('work').innerHTML = seatsHTML(hand, { cls: 'big' });
       bindSeatTools();
     }
-    if (peek.seat) {  /* a finger still held on a seat's cards keeps them shown */
-      var held = $('work').querySelector('[data-seat="' + peek.seat + '"] .cards');
+    if (window.StudPeek.seat) {  /* a finger still held on a seat's cards keeps them shown */
+      var held = $('work').querySelector('[data-seat="' + window.StudPeek.seat + '"] .cards');
       if (held) held.classList.add('peek');
     }
     renderInfo(hand, kind === 'act' || kind === 'bring_in');
