@@ -199,6 +199,12 @@ class Deck:
         """Write the deck to ``path`` (``.npz``), whole or not at all (a temporary file renamed
         over it)."""
         path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(self.to_bytes())
+        tmp.replace(path)
+
+    def to_bytes(self) -> bytes:
+        """The deck as its file holds it (what :meth:`load` reads)."""
         examples = list(self)
         meta = {"format": FORMAT, "name": self.name,
                 "examples": [{**e.to_json(), "dark": e.dark} for e in examples]}
@@ -214,9 +220,7 @@ class Deck:
         }
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_bytes(buffer.getvalue())
-        tmp.replace(path)
+        return buffer.getvalue()
 
     @classmethod
     def load(cls, path: Path | str) -> Deck:

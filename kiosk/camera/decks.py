@@ -298,12 +298,19 @@ class TableDecks:
         version = deck.version
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self._path(key)
+        # written aside, and put in place only while the deck is still kept: a deck deleted
+        # meanwhile never reappears in the folder
+        tmp = path.with_name(path.name + ".tmp")
         try:
-            deck.save(path)
+            tmp.write_bytes(deck.to_bytes())
         except OSError as exc:
             log.error("camera: deck %s not written: %s", path, exc)
         with self._lock:
             if key in self._loaded and self._loaded[key][1] is deck:
+                try:
+                    tmp.replace(path)
+                except OSError as exc:
+                    log.error("camera: deck %s not written: %s", path, exc)
                 if deck.version == version:
                     self._dirty.discard(key)
                 self._loaded[key] = (path.stat().st_mtime_ns if path.exists() else 0, deck)
@@ -311,7 +318,7 @@ class TableDecks:
                     self._ref = DeckFile(str(path), next(_versions))
             else:  # deleted meanwhile
                 self._dirty.discard(key)
-                path.unlink(missing_ok=True)
+                tmp.unlink(missing_ok=True)
             self._wake.notify_all()
 
     def flush(self, timeout: float = 10.0) -> bool:
