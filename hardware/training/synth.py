@@ -188,19 +188,24 @@ def invert_art(art: CardArt, rng: random.Random) -> CardArt:
     return CardArt(art.card, img, art.ink, art.glyphs, art.rank_h, art.n_index)
 
 
-def _felt(rng: random.Random, w: int, h: int
+def _felt(rng: random.Random, w: int, h: int, picture: bool = True
           ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The felt and its light falloff (both empty without ``picture``: the same draws made)."""
     colours = {"green": (40, 110, 30), "blue": (120, 70, 20), "red": (35, 30, 120),
                "grey": (90, 90, 90)}
     base = np.array(rng.choice(list(colours.values())), np.float32)
     base *= rng.uniform(0.6, 1.3)
-    img = np.ones((h, w, 3), np.float32) * base
-    noise = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 1, (h, w, 1)).astype(np.float32)
-    img += cv2.GaussianBlur(noise, (0, 0), 0.8)[..., None] * rng.uniform(3, 9)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    seed, grain = rng.randrange(1 << 30), rng.uniform(3, 9)
     cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.1, 0.7) * h
+    fall = rng.uniform(0.2, 0.7)
+    if not picture:
+        return np.zeros((0, 0, 3), np.float32), np.zeros((0, 0), np.float32)
+    img = np.ones((h, w, 3), np.float32) * base
+    noise = np.random.default_rng(seed).normal(0, 1, (h, w, 1)).astype(np.float32)
+    img += cv2.GaussianBlur(noise, (0, 0), 0.8)[..., None] * grain
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     r = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(w, h)
-    falloff = 1.0 - rng.uniform(0.2, 0.7) * np.clip(r, 0, 1.2) ** 1.5
+    falloff = 1.0 - fall * np.clip(r, 0, 1.2) ** 1.5
     return np.clip(img, 0, 255), falloff.astype(np.float32)
 
 
@@ -251,12 +256,14 @@ class Scene:
 def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
                size: tuple[int, int] = (960, 640), fonts: FontDecks | None = None,
                font_share: float = 0.0, fans: tuple[int, int] = (1, 5),
-               apart: float = 260.0, rank_px: tuple[float, float] = (9.0, 24.0)) -> Scene:
+               apart: float = 260.0, rank_px: tuple[float, float] = (9.0, 24.0),
+               picture: bool = True) -> Scene:
     """A scene, its visible glyphs and its readable cards; with ``fonts``, that share of the
     scenes is dealt from a deck drawn in a new font style instead of a rendered design. Each fan's
-    rank height in pixels is drawn from ``rank_px``."""
+    rank height in pixels is drawn from ``rank_px``. Without ``picture`` the scene is laid out
+    alike (the same draws) but not drawn: its image is empty."""
     w, h = size
-    felt, falloff = _felt(rng, w, h)
+    felt, falloff = _felt(rng, w, h, picture)
     canvas = felt.copy()
     owner = np.full((h, w), -1, np.int32)
     deck_name = rng.choice(list(decks))
@@ -320,11 +327,12 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
             continue
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ p.matrix
         size_box = (int(x1 - x0), int(y1 - y0))
-        warped = cv2.warpPerspective(p.art.image, shift, size_box, flags=cv2.INTER_AREA)
         mask = cv2.warpPerspective(rounded_mask(iw, ih), shift, size_box, flags=cv2.INTER_AREA)
-        alpha = (mask.astype(np.float32) / 255.0)[..., None]
-        sub = canvas[y0:y1, x0:x1]
-        canvas[y0:y1, x0:x1] = sub * (1 - alpha) + warped.astype(np.float32) * alpha
+        if picture:
+            warped = cv2.warpPerspective(p.art.image, shift, size_box, flags=cv2.INTER_AREA)
+            alpha = (mask.astype(np.float32) / 255.0)[..., None]
+            sub = canvas[y0:y1, x0:x1]
+            canvas[y0:y1, x0:x1] = sub * (1 - alpha) + warped.astype(np.float32) * alpha
         owner[y0:y1, x0:x1][mask > 127] = idx
     # chips, on the felt or on a card: what a chip covers is no card's to read
     chips: list[tuple[float, float, float]] = []
@@ -333,8 +341,10 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
         r = rng.uniform(10, 24)
         chips.append((c[0], c[1], r))
         col = tuple(rng.randint(20, 230) for _ in range(3))
-        cv2.circle(canvas, (int(c[0]), int(c[1])), int(r), col, -1, cv2.LINE_AA)
         cv2.circle(owner, (int(c[0]), int(c[1])), int(r) + 1, -1, -1)
+        if not picture:
+            continue
+        cv2.circle(canvas, (int(c[0]), int(c[1])), int(r), col, -1, cv2.LINE_AA)
         for j in range(6):
             ang = j * math.pi / 3
             p0 = (int(c[0] + math.cos(ang) * r * 0.7), int(c[1] + math.sin(ang) * r * 0.7))
@@ -357,21 +367,29 @@ def make_scene(decks: dict[str, list[CardArt]], rng: random.Random,
         n = p.art.n_index
         if set(range(n)) <= set(seen) or set(range(n, 2 * n)) <= set(seen):
             readable.append(p.art.card)
-    canvas *= falloff[..., None]
     cast = np.array([rng.uniform(0.85, 1.1) for _ in range(3)], np.float32)
-    canvas *= cast
+    light = None
     if rng.random() < 0.35:
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         gx, gy = rng.uniform(0, w), rng.uniform(0, h)
         sx, sy = rng.uniform(20, 120), rng.uniform(20, 120)
-        blob = np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2))
-        canvas += (blob * rng.uniform(40, 110))[..., None]
+        light = (gx, gy, sx, sy, rng.uniform(40, 110))
     sigma = rng.uniform(0, 1.5)
+    seed, grain = rng.randrange(1 << 30), rng.uniform(0, 5)
+    quality = rng.randint(60, 90)
+    if not picture:
+        return Scene(np.zeros((0, 0, 3), np.uint8), glyphs, placed, readable, chips)
+    canvas *= falloff[..., None]
+    canvas *= cast
+    if light is not None:
+        gx, gy, sx, sy, strength = light
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        blob = np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2))
+        canvas += (blob * strength)[..., None]
     if sigma > 0.2:
         canvas = np.asarray(cv2.GaussianBlur(canvas, (0, 0), sigma), np.float32)
-    noise = np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(0, 5), canvas.shape)
+    noise = np.random.default_rng(seed).normal(0, grain, canvas.shape)
     canvas = np.clip(canvas + noise, 0, 255).astype(np.uint8)
-    ok, jpg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(60, 90)])
+    ok, jpg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
     scene = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else canvas
     return Scene(np.asarray(scene, np.uint8), glyphs, placed, readable, chips)
 

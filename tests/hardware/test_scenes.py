@@ -7,7 +7,6 @@ import random
 
 import cv2
 import numpy as np
-import pytest
 
 from hardware.training.synth import make_scene
 from tests.helpers.camera import FRAME, drawn_decks
@@ -28,12 +27,12 @@ def _under_a_chip(pts: np.ndarray, chips: list[tuple[float, float, float]]) -> b
                and _share_under(pts, cx, cy, r) >= 0.1 for cx, cy, r in chips)
 
 
-@pytest.mark.slow
 def test_an_index_under_a_chip_is_not_in_view() -> None:
     decks = drawn_decks()
     covered = 0
     for seed in range(710_001, 710_121):
-        scene = make_scene(decks, random.Random(seed), size=FRAME, fans=(3, 6), apart=150.0)
+        scene = make_scene(decks, random.Random(seed), size=FRAME, fans=(3, 6), apart=150.0,
+                           picture=False)  # the layout is what is checked
         in_view = [pts for _label, pts in scene.glyphs]
         for pts in in_view:
             assert not _under_a_chip(pts, scene.chips), (
