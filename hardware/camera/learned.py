@@ -36,6 +36,7 @@ import numpy.typing as npt
 from hardware.camera.deck import RANKS, SUITS, Corner, Deck, Example
 from hardware.camera.deck import Glyph as DeckGlyph
 from hardware.camera.examples import glyph_window, suit_from_layout
+from hardware.camera.nets import forward, read_net
 from hardware.camera.params import Learned
 from hardware.camera.types import Evidence, Found, Frame, Glyph, Source, card_quad, unit
 
@@ -72,26 +73,20 @@ def window_input(windows: Sequence[npt.NDArray[np.uint8]], darks: Sequence[bool]
 
 
 class Embedder:
-    """The glyph network: windows to unit points. One per thread (a ``cv2.dnn`` network is read
-    by one thread at a time)."""
+    """The glyph network: windows to unit points. One per thread, as the recogniser's networks."""
 
     def __init__(self, model_path: Path | str = EMBED_PATH) -> None:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"glyph model not found: {path}")
         self.model_path = path
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = read_net(path)
 
     def embed(self, windows: Sequence[npt.NDArray[np.uint8]], darks: Sequence[bool]) -> Floats:
         if not windows:
             return np.zeros((0, 0), np.float32)
         batch = window_input(windows, darks)
-        outs = []
-        for i in range(0, len(batch), 64):
-            part = batch[i:i + 64]
-            self.net.setInput(part)
-            outs.append(np.asarray(self.net.forward(), np.float32).reshape(len(part), -1))
-        points = np.concatenate(outs)
+        points = forward(self.net, batch)
         points /= np.maximum(np.linalg.norm(points, axis=1, keepdims=True), 1e-6)
         return points
 

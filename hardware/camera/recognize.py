@@ -160,7 +160,7 @@ class Recognizer:
 
     def twin(self) -> Recognizer:
         """Another recogniser reading as this one does, with networks of its own (for another
-        thread: a ``cv2.dnn`` network is read by one thread at a time)."""
+        thread: each thread runs networks of its own)."""
         return Recognizer(self.model_paths[0], self.min_confidence, self.model_paths[1],
                           self.model_paths[2], self.model_paths[3], self.params,
                           self.deck_reader)

@@ -4,8 +4,8 @@
     nice -n 10 python -m hardware.training.train --scenes 2000 --epochs 12
 
 Needs the ``train`` extra (PyTorch for the CPU, onnx). The exported model is read at run time by
-``cv2.dnn.readNetFromONNX`` alone. Runs on at most two threads (the table computer is small and the
-build machine shared).
+ONNX Runtime alone (``hardware.camera.nets``). Runs on at most two threads (the table computer is
+small and the build machine shared).
 """
 
 from __future__ import annotations
@@ -159,17 +159,17 @@ def augment(xb: Any, degraded: float = 0.0, turns: bool = True) -> Any:
 
 def teacher_probabilities(models: list[Path], x: npt.NDArray[np.float16]
                           ) -> npt.NDArray[np.float32]:
-    """The class probabilities of trained models, read as the recogniser reads them (``cv2.dnn``),
-    taken together as their normalised geometric mean: a class is likely only if every model
-    finds it so, which is where several models that each err in their own way agree."""
-    import cv2
+    """The class probabilities of trained models, read as the recogniser reads them (ONNX
+    Runtime, ``hardware.camera.nets``), taken together as their normalised geometric mean: a class
+    is likely only if every model finds it so, which is where several models that each err in
+    their own way agree."""
+    from hardware.camera.nets import read_net
 
     logs = np.zeros((len(x), len(CLASSES)), np.float64)
     for path in models:
-        net = cv2.dnn.readNetFromONNX(str(path))
+        net = read_net(path)
         for start in range(0, len(x), 1024):
-            net.setInput(np.ascontiguousarray(x[start:start + 1024], np.float32))
-            logits = net.forward().astype(np.float64)
+            logits = net.run(x[start:start + 1024].astype(np.float32)).astype(np.float64)
             logits -= logits.max(axis=1, keepdims=True)
             logs[start:start + 1024] += logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     mean = np.exp((logs - logs.max(axis=1, keepdims=True)) / len(models))

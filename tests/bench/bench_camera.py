@@ -22,10 +22,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hardware.camera import DETAIL_MIN_CONFIDENCE
+from hardware.camera import DETAIL_MIN_CONFIDENCE, DeckFile
 from hardware.camera.capture import Capture
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import CameraLoop, FrameChange, Proposal, Stabilizer
+from tests.bench.bench_deck import learn
 from tests.hardware.drawn import VALIDATION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,16 +195,18 @@ class FrameSource:
 
 
 def bench_loop(recognizer: Recognizer, frames: list[Any], readers: int, seconds: float,
-               threads: int, processes: bool = False) -> dict[str, float]:
+               threads: int, processes: bool = False,
+               deck: DeckFile | None = None) -> dict[str, float]:
     """Frames the recognition loop reads a second when every frame is new (a camera at 60
     frames/s over the validation pictures), with ``readers`` reader threads (each reading in a
-    process of its own with ``processes``); OpenCV given ``threads`` threads when one reader
-    reads in this process (more readers set it to one)."""
+    process of its own with ``processes``), reading with ``deck`` when given; OpenCV given
+    ``threads`` threads when one reader reads in this process (more readers set it to one)."""
     cv2.setNumThreads(threads)
     source = FrameSource(frames)
     cap = Capture(lambda: source, frame_interval_s=1.0 / 60)
     loop = CameraLoop(cap, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
-                      change=EveryFrameChanged(), readers=readers, processes=processes)
+                      change=EveryFrameChanged(), readers=readers, processes=processes,
+                      deck=lambda: deck)
     cap.start()
     loop.start()
     time.sleep(3.0 if processes else 1.0)  # the reader processes started, past a first frame
@@ -216,6 +219,32 @@ def bench_loop(recognizer: Recognizer, frames: list[Any], readers: int, seconds:
     cap.stop()
     return {"fps": read / wall, "cores": cpu / wall, "cpu_ms": 1000 * cpu / max(read, 1),
             "rss_mb": max(rss, default=0.0)}
+
+
+def bench_loop_with_decks(recognizer: Recognizer, folder: Path, seconds: float,
+                          threads: int) -> None:
+    """The recognition loop's two reader processes reading with a learned deck: for each design
+    of the labelled pictures, its deck learned from its first 5 pictures (by file name), its other
+    pictures read."""
+    images = json.loads((folder / "labels.json").read_text(encoding="utf-8"))["images"]
+    designs: dict[str, list[dict[str, Any]]] = {}
+    for image in sorted(images, key=lambda i: i["file"]):
+        designs.setdefault(image.get("design", "deck"), []).append(image)
+    rates = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, (design, pictures) in enumerate(designs.items()):
+            deck = learn(recognizer, folder, pictures[:5], design)
+            path = Path(tmp) / f"deck-{n}.npz"
+            deck.save(path)
+            frames = [load_image(folder / i["file"]) for i in pictures[5:]]
+            run = bench_loop(recognizer, frames, 2, seconds, threads, processes=True,
+                             deck=DeckFile(str(path), n + 1))
+            rates.append(run["fps"])
+            print(f"recognition loop, every frame new, 2 reader processes with the deck of "
+                  f"{design} ({len(deck)} examples): {run['fps']:.1f} frames read a second "
+                  f"({run['cores']:.2f} cores, {run['cpu_ms']:.0f} ms CPU a frame)")
+    print(f"with a learned deck, 2 reader processes: {statistics.mean(rates):.1f} frames read a "
+          f"second on average")
 
 
 def validation_score(recognizer: Recognizer, folder: Path, scorer: Path,
@@ -263,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         memory = f", {run['rss_mb']:.0f} MB resident each" if processes else ""
         print(f"recognition loop, every frame new, {how}: {run['fps']:.1f} frames read a "
               f"second ({run['cores']:.2f} cores, {run['cpu_ms']:.0f} ms CPU a frame{memory})")
+    if have_validation:
+        bench_loop_with_decks(recognizer, args.validation, args.loop_seconds, threads)
     cv2.setNumThreads(threads)
     labels = json.loads((FIXTURES / "labels.json").read_text())["images"]
     scenes = [(load_image(FIXTURES / i["file"]),

@@ -81,13 +81,12 @@ def test_each_glyph_keeps_the_suit_it_looks_most_like(reader: Recognizer) -> Non
 
 
 def test_the_classifier_has_the_expected_outputs(recognizer: Recognizer) -> None:
-    net = recognizer.nets.glyph
-    net.setInput(np.zeros((3, 2, PATCH, PATCH), np.float32))
-    assert net.forward().shape == (3, len(CLASSES))
+    assert recognizer.nets.glyph.run(np.zeros((3, 2, PATCH, PATCH), np.float32)).shape == (
+        3, len(CLASSES))
 
 
 def test_teachers_read_a_patch_as_the_recogniser_does(recognizer: Recognizer) -> None:
-    """Training by distillation takes the teachers' probabilities from ``cv2.dnn`` as the
+    """Training by distillation takes the teachers' probabilities from ONNX Runtime as the
     recogniser reads them; one model taught twice is that model's own reading."""
     from hardware.training.train import teacher_probabilities
 

@@ -286,8 +286,7 @@ def test_the_index_network_reads_a_window_the_way_up_its_card_is_printed(
     ranks, suits = len(INDEX_RANKS) + 1, len(INDEX_SUITS) + 1
     assert len(reader.nets.index) == 2
     for net in reader.nets.index:
-        net.setInput(windows.astype(np.float32))
-        out = net.forward()
+        out = net.run(windows.astype(np.float32))
         assert out.shape == (4, ranks + suits)
         rank, suit_read = out[:, :ranks].argmax(axis=1), out[:, ranks:].argmax(axis=1)
         assert INDEX_RANKS[rank[0]] + INDEX_SUITS[suit_read[0]] == "Qh"
