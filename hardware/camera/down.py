@@ -282,7 +282,7 @@ def procedural_backs(rng: Any, count: int, width: int = 300, height: int = 420) 
     """Card backs drawn here in many designs, so that the model learns what a back is rather
     than one design: a ground (dark, mid or light, any hue) under a lattice, dots, checks,
     stripes, scrolls or a plain field with an emblem, with or without a light margin."""
-    from hardware.training.synth import CardArt
+    from hardware.training.cardart import CardArt
 
     out: list[Any] = []
     for _ in range(count):
@@ -345,7 +345,8 @@ def _training_pixels(scenes: int, seed: int, png_root: Any, drawn_backs: int = 0
     asked, ``drawn_backs`` backs of :func:`procedural_backs` added to every deck)."""
     import random
 
-    from hardware.training.synth import load_decks, make_scene, rounded_mask
+    from hardware.training.cardart import load_decks, rounded_mask
+    from hardware.training.synth import make_scene
 
     decks = load_decks(png_root)
     if drawn_backs:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from hardware.camera.params import DEFAULT, RULES
 from hardware.camera.recognize import INDEX_PATHS, MODEL_PATH, UPRIGHT_PATH, VIEW_PATH, Recognizer
-from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
+from hardware.training.cardart import load_decks
+from hardware.training.synth import TRAIN_RANK_PX, make_scene
 
 FIRST_SEED = 20_000_000
 

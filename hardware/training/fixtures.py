@@ -16,7 +16,8 @@ from pathlib import Path
 
 import cv2
 
-from hardware.training.synth import TRAIN_RANK_PX, load_decks, make_scene
+from hardware.training.cardart import load_decks
+from hardware.training.synth import TRAIN_RANK_PX, make_scene
 
 FIXTURE_SEEDS = range(900_001, 900_009)
 #: a scene of both CC0 decks (ranks as in training) with a covered card whose rank alone is

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from hardware.training.synth import CardArt, _box, _class_of_rank
+from hardware.training.cardart import CardArt, _box, _class_of_rank
 
 SUIT_CHARS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 #: the court cards' (and some aces') index letters in other countries' decks: French, German,

@@ -58,8 +58,8 @@ _FONT_ARTS: dict[int, Any] = {}
 
 def _init(png_root: str, names: list[str]) -> None:
     global _DECKS, _NAMES, _FONTS
+    from hardware.training.cardart import load_decks
     from hardware.training.fontdeck import FontDecks
-    from hardware.training.synth import load_decks
 
     _DECKS = load_decks(Path(png_root))
     _NAMES = names

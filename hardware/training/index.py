@@ -43,8 +43,8 @@ Samples = tuple[npt.NDArray[np.float16], npt.NDArray[np.int64], npt.NDArray[np.i
 
 def _init(png_root: str) -> None:
     global _DECKS, _FONTS
+    from hardware.training.cardart import load_decks
     from hardware.training.fontdeck import FontDecks
-    from hardware.training.synth import load_decks
 
     _DECKS, _FONTS = load_decks(Path(png_root)), FontDecks()
 

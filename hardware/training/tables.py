@@ -21,7 +21,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hardware.training.synth import CardArt, Scene, load_decks, make_scene
+from hardware.training.cardart import CardArt, load_decks
+from hardware.training.synth import Scene, make_scene
 
 FIRST_SEED = 30_000_000
 

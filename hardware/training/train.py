@@ -37,7 +37,7 @@ def _init(png_root: str, font_share: float, fine: bool = False,
           jitter: float = 0.0) -> None:
     global _DECKS, _FONTS, _FONT_SHARE, _FINE, _RANK_PX, _UPRIGHT, _JITTER
     _FINE, _RANK_PX, _UPRIGHT, _JITTER = fine, rank_px, upright, jitter
-    from hardware.training.synth import load_decks
+    from hardware.training.cardart import load_decks
 
     _DECKS = load_decks(Path(png_root))
     if font_share > 0:

@@ -56,8 +56,8 @@ SHAPE = (VIEW_H, VIEW_W)
 
 def _init(png_root: str) -> None:
     global _DECKS, _FONTS, _READER
+    from hardware.training.cardart import load_decks
     from hardware.training.fontdeck import FontDecks
-    from hardware.training.synth import load_decks
 
     _DECKS, _FONTS = load_decks(Path(png_root)), FontDecks()
     _READER = Recognizer(min_confidence=0.0, view_path=None)

@@ -48,7 +48,7 @@ FIXTURES = ROOT / "tests" / "hardware" / "fixtures"
 
 def drawn_labels(folder: Path) -> Path:
     """Ten labelled pictures of the CC0 deck drawn into ``folder``; their labels file."""
-    from hardware.training.synth import load_decks
+    from hardware.training.cardart import load_decks
     from hardware.training.tables import write_tables
 
     decks = {"cards-heruka": load_decks(FIXTURES)["cards-heruka"]}

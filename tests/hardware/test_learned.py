@@ -21,7 +21,7 @@ from hardware.camera.deck import Corner, Deck, Example, Glyph
 from hardware.camera.examples import Labelled, examples_in, glyph_window
 from hardware.camera.learned import DECK_CARD, DECK_PAIR, DeckReaders
 from hardware.camera.recognize import Recognizer
-from hardware.training.synth import load_decks
+from hardware.training.cardart import load_decks
 from hardware.training.tables import write_tables
 
 

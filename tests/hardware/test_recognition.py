@@ -60,7 +60,7 @@ def test_fixture_scenes_are_read(reader: Recognizer) -> None:
 
 
 def test_face_down_cards_are_never_given_a_face(recognizer: Recognizer) -> None:
-    from hardware.training.synth import drawn_backs
+    from hardware.training.cardart import drawn_backs
 
     scene = np.full((720, 1280, 3), (40, 110, 30), np.uint8)
     for i, back in enumerate(drawn_backs() * 2):

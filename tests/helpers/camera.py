@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from hardware.camera.stable import FrameChange
-from hardware.training.synth import CardArt, drawn_backs, label_card
+from hardware.training.cardart import CardArt, drawn_backs, label_card
 
 
 class NumberedCamera:

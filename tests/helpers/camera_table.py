@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from hardware.camera import DEFAULT_MIN_CONFIDENCE
 from hardware.camera.recognize import CardReading, Recognizer, decode_image
-from hardware.training.synth import rounded_mask
+from hardware.training.cardart import rounded_mask
 from tests.kiosk import driver
 
 #: three seats side by side, as fractions of the picture
