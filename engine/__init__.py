@@ -14,12 +14,6 @@ from engine.evaluate import (
     evaluate_low,
     evaluate_low8,
     evaluate_soko,
-    high_strength,
-    high_strength7,
-    low8_strength,
-    low8_strength7,
-    low_strength,
-    soko_strength,
 )
 from engine.events import (
     Act,
@@ -58,6 +52,14 @@ from engine.pokerstars import from_pokerstars, to_pokerstars
 from engine.pots import Pot
 from engine.settings import GameSettings, HouseRules, SeatConfig
 from engine.showdown import HandResult, OddChip, PotResult, Share
+from engine.strength import (
+    high_strength,
+    high_strength7,
+    low8_strength,
+    low8_strength7,
+    low_strength,
+    soko_strength,
+)
 from engine.variants import VARIANTS, Street, Variant
 
 __all__ = [

@@ -532,7 +532,8 @@ def test_the_examples_of_docs_evaluation_md() -> None:
     assert result.attempted >= 5 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", ["engine.evaluate", "engine.batch", "engine._tables"])
+@pytest.mark.parametrize("module", ["engine.evaluate", "engine.strength", "engine.batch",
+                                    "engine._tables"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 or module == "engine._tables"
