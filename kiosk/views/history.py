@@ -15,6 +15,7 @@ from engine.settings import GameSettings
 from kiosk.errors import Kind, KioskError
 from kiosk.presenter import present_hand
 from kiosk.service import service
+from kiosk.views import attachment
 from kiosk.views.auth import dealer_required
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -125,11 +126,8 @@ def hand_json(hand_id: int) -> Response:
     row, full, _events = load_hand(hand_id)
     body = {"hand": {k: row[k] for k in ("id", "number", "status", "started_at", "ended_at")}}
     body.update(full.to_dict())
-    return Response(
-        json.dumps(body, indent=1, ensure_ascii=False),
-        mimetype="application/json",
-        headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.json"},
-    )
+    return attachment(json.dumps(body, indent=1, ensure_ascii=False), "application/json",
+                      f"hand-{row['number']}.json")
 
 
 @bp.route("/<int:hand_id>.phh")
@@ -138,11 +136,7 @@ def hand_phh(hand_id: int) -> Response:
     from engine.phh import to_phh
 
     row, full, _events = load_hand(hand_id)
-    return Response(
-        to_phh(full),
-        mimetype="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.phh"},
-    )
+    return attachment(to_phh(full), "text/plain; charset=utf-8", f"hand-{row['number']}.phh")
 
 
 @bp.route("/<int:hand_id>.txt")
@@ -158,11 +152,8 @@ def hand_pokerstars(hand_id: int) -> Response:
     table = service()
     started = datetime.fromisoformat(row["started_at"]) if row["started_at"] else None
     name = str(current_app.config.get("TABLE_NAME") or f"stud-kiosk {table.table_id}")
-    return Response(
-        to_pokerstars(full, number=row["number"], table=name, started=started),
-        mimetype="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f"attachment; filename=hand-{row['number']}.txt"},
-    )
+    return attachment(to_pokerstars(full, number=row["number"], table=name, started=started),
+                      "text/plain; charset=utf-8", f"hand-{row['number']}.txt")
 
 
 @bp.post("/<int:hand_id>/replay")

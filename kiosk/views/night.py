@@ -16,6 +16,7 @@ from kiosk.night import BANK_HOUSE, CURRENCIES
 from kiosk.night_record import ledger_csv, night_record, nights_csv, player_stats
 from kiosk.night_view import entry_words
 from kiosk.service import service
+from kiosk.views import attachment
 from kiosk.views.auth import dealer_required, is_dealer
 
 bp = Blueprint("night", __name__)
@@ -54,8 +55,7 @@ def summary(book_id: int) -> str:
 
 
 def _csv(text: str, name: str) -> Response:
-    return Response(text, mimetype="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f"attachment; filename={name}"})
+    return attachment(text, "text/csv; charset=utf-8", name)
 
 
 @bp.get("/nights.csv")
