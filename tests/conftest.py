@@ -19,13 +19,14 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.helpers.launcher import Forked, Launcher
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -90,21 +91,22 @@ def dealer_client(kiosk_app: Any) -> Any:
 
 # -- a real server ----
 class LiveKiosk:
-    """``stud-kiosk serve`` in a subprocess on 127.0.0.1 (``program``: the command that runs
-    ``stud-kiosk``, by default this checkout's, from ``cwd``)."""
+    """``stud-kiosk serve`` in a process of its own on 127.0.0.1: this checkout's, forked by the
+    test process's launcher (tests/helpers/launcher.py), or ``program``, the command that runs
+    ``stud-kiosk`` (an installed one), started as a new program from ``cwd``."""
 
     def __init__(
         self,
         instance: Path,
         env: dict[str, str] | None = None,
-        program: Sequence[str] = (sys.executable, "-m", "kiosk.cli"),
+        program: Sequence[str] | None = None,
         cwd: Path = ROOT,
     ) -> None:
         self.instance = instance
-        self.program = list(program)
+        self.program = list(program) if program is not None else None
         self.cwd = cwd
         self.extra_env = env or {}
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | Forked | None = None
         self._listen_on(free_port())
 
     def _listen_on(self, port: int) -> None:
@@ -131,13 +133,16 @@ class LiveKiosk:
         env.update(self.extra_env)
         env["STUD_KIOSK_INSTANCE"] = str(self.instance)
         env.setdefault("STUD_KIOSK_LANG", "en")
+        argv = ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
         with self.log.open("ab") as log:
             since = log.tell()  # this start's output: the log goes on over restarts
-            self.process = subprocess.Popen(
-                [*self.program, "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+            if self.program is None:
+                self.process = Launcher.start_server(argv, env, self.cwd, self.log)
+            else:
+                self.process = subprocess.Popen(
+                    [*self.program, *argv], cwd=self.cwd, env=env, stdout=log,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             output = self.log.read_bytes()[since:].decode(errors="replace")
