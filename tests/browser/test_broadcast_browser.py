@@ -61,7 +61,7 @@ def test_the_tv_shows_odds_then_replays_the_hand(
         equities = [int(e.replace("%", "")) for e in tv.locator(".odds .equity").all_inner_texts()]
         assert 95 <= sum(equities) <= 105
         assert "alto" in tv.inner_text('.tv-seat[data-seat="1"] .odds')
-        tv.screenshot(path=str(artifacts / "tv-odds-1920x1080.png"))
+        tv.screenshot(path=str(artifacts / "tv-odds-1920x1080.jpg"))
         enter(server, http)
         tv.wait_for_selector('[data-testid="tv-results"]')
         assert tv.locator("[data-testid=seat-odds]").count() == 0
@@ -75,7 +75,7 @@ def test_the_tv_shows_odds_then_replays_the_hand(
         assert tv.locator('.tv-seat[data-seat="2"] .card[data-card="Kd"]').count() == 0
         assert tv.locator("[data-testid=seat-odds]").count() == 3
         assert "Anna apre con il bring-in di 2" in tv.inner_text('[data-testid="last-action"]')
-        tv.screenshot(path=str(artifacts / "tv-replay-1920x1080.png"))
+        tv.screenshot(path=str(artifacts / "tv-replay-1920x1080.jpg"))
         for _street in range(5):
             tv.clock.fast_forward(5500)
         tv.wait_for_selector("#tv:not(.replaying)", timeout=5000)

@@ -181,7 +181,7 @@ def test_the_tv_result_hides_no_seat_at_any_number_of_players(
                         && document.querySelector('[data-testid=tv-results] .push')""",
                 arg=players)
             tv.wait_for_timeout(100)
-            tv.screenshot(path=str(artifacts / f"tv-result-{players}-players.png"))
+            tv.screenshot(path=str(artifacts / f"tv-result-{players}-players.jpg"))
             assert result_over_seats(tv) == [], where
             assert result_off_the_felt(tv) is None, where
             assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX, where
@@ -267,7 +267,7 @@ def test_small_dealer_screen_keeps_side_pots_and_last_action_in_sight(
                         && document.querySelector('[data-testid=side-pots]')""",
                 arg=players)
             page.wait_for_timeout(100)
-            page.screenshot(path=str(artifacts / f"dealer-{players}-seats-side-pot-800x480.png"))
+            page.screenshot(path=str(artifacts / f"dealer-{players}-seats-side-pot-800x480.jpg"))
             where = f"{players} seats"
             assert "laterale 1" in page.inner_text('[data-testid="side-pots"]'), where
             assert page.inner_text('[data-testid="last-action"]') == hand["last_action"]["text"]

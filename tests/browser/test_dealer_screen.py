@@ -63,7 +63,7 @@ def shoot(page: Any, artifacts: Path, name: str, sizes: tuple[tuple[int, int], .
     for w, h in sizes:
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_timeout(120)
-        page.screenshot(path=str(artifacts / f"{name}-{w}x{h}.png"))
+        page.screenshot(path=str(artifacts / f"{name}-{w}x{h}.jpg"))
     page.set_viewport_size({"width": back[0], "height": back[1]})
 
 

@@ -30,7 +30,7 @@ BIG, SMALL, TV = (1280, 800), (800, 480), (1920, 1080)
 def shoot(page: Any, artifacts: Path, name: str, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.wait_for_timeout(150)
-    page.screenshot(path=str(artifacts / f"{name}-{size[0]}x{size[1]}.png"))
+    page.screenshot(path=str(artifacts / f"{name}-{size[0]}x{size[1]}.jpg"))
 
 
 def test_dealer_plays_a_hilo_hand_by_tapping_and_the_tv_follows(

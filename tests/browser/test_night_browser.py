@@ -25,7 +25,7 @@ GAMES = ["seven-card-stud-hilo", "seven-card-stud", "razz"]
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
     page.wait_for_timeout(150)
-    page.screenshot(path=str(artifacts / f"night-{name}.png"))
+    page.screenshot(path=str(artifacts / f"night-{name}.jpg"))
 
 
 def test_a_whole_night_by_tapping(
@@ -84,7 +84,7 @@ def test_a_whole_night_by_tapping(
         page.locator('[data-testid="start-hand"]').wait_for()
         assert "then Seven-card stud next hand" in page.inner_text('[data-testid="rotation"]')
         tv.wait_for_function("document.getElementById('tv-next').textContent.includes('next hand')")
-        tv.screenshot(path=str(artifacts / "night-tv-rotation.png"))
+        tv.screenshot(path=str(artifacts / "night-tv-rotation.jpg"))
         shoot(page, artifacts, "dealer-rotation")
 
         # -- hand 1; then Bruno rebuys, Carla adds on, Dario sits out, Elena leaves ----
@@ -109,7 +109,7 @@ def test_a_whole_night_by_tapping(
         dealer.enter('[data-testid="night-tv"]', "#night")
         shoot(page, artifacts, "after-rebuys")
         tv.wait_for_selector('[data-testid="tv-night"]:not([hidden])')
-        tv.screenshot(path=str(artifacts / "night-tv-standings.png"))
+        tv.screenshot(path=str(artifacts / "night-tv-standings.jpg"))
         night = dealer.state()["night"]
         assert night["chips_in"] == 6500 and night["chips_out"] == elena
         rows = {r["name"]: r for r in night["rows"]}
@@ -158,17 +158,17 @@ def test_a_whole_night_by_tapping(
         assert len(transfers) == fewest(tuple(sorted(c for c in results if c)))
         assert len(page.locator('[data-testid="transfer"]').all()) == len(transfers)
         tv.wait_for_function("document.querySelectorAll('#tv-night .settlement li').length > 0")
-        tv.screenshot(path=str(artifacts / "night-tv-settlement.png"))
+        tv.screenshot(path=str(artifacts / "night-tv-settlement.jpg"))
 
         # -- the record: a printable summary with the games played ----
         page.goto(server.url + f"/nights/{night['id']}?lang=en")
         games = page.inner_text('[data-testid="summary-hands"]')
         assert "Hands played: 3" in games and "Razz: 1" in games and "Seven-card stud: 1" in games
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.screenshot(path=str(artifacts / "night-summary.png"), full_page=True)
+        page.screenshot(path=str(artifacts / "night-summary.jpg"), full_page=True)
         page.goto(server.url + "/players?lang=en")
         assert page.locator('[data-testid="player-row"]').count() == 5
-        page.screenshot(path=str(artifacts / "night-players.png"), full_page=True)
+        page.screenshot(path=str(artifacts / "night-players.jpg"), full_page=True)
         # -- the same in Italian ----
         page.set_viewport_size({"width": SMALL[0], "height": SMALL[1]})
         page.goto(server.url + "/night?lang=it")

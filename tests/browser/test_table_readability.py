@@ -177,7 +177,7 @@ def test_eight_seats_seventh_street_and_side_pot_are_readable(
         play_until(http, server.url, deck, third_street_calls)
         tv.goto(server.url + "/spectator?lang=it")
         tv.wait_for_function("document.querySelectorAll('.tv-seat .bet').length >= 6")
-        tv.screenshot(path=str(artifacts / "tv-eight-seats-bets.png"))
+        tv.screenshot(path=str(artifacts / "tv-eight-seats-bets.jpg"))
         assert bets_off_the_felt(tv) == []
         readable_at_seventh_street(http, server, deck, dealer_ctx, tv, artifacts)
     finally:
@@ -196,7 +196,7 @@ def readable_at_seventh_street(
     page = dealer_ctx.new_page()
     page.goto(server.url + "/dealer?lang=it")
     page.wait_for_selector('.seats .seat[data-seat="8"] .card')
-    page.screenshot(path=str(artifacts / "dealer-eight-seats-seventh-800x480.png"))
+    page.screenshot(path=str(artifacts / "dealer-eight-seats-seventh-800x480.jpg"))
     assert cards_hidden_in_dealer_seats(page) == []
     assert cards_outside_seats(page, ".seats .seat") == []
     # the pot and the link state stay whole in the bar, on the small screen and the big one
@@ -215,11 +215,11 @@ def readable_at_seventh_street(
     play_until(http, server.url, deck, lambda h: h["to_act"] == 8)
     page.wait_for_selector('.seats .seat.turn[data-seat="8"]')
     page.wait_for_timeout(100)
-    page.screenshot(path=str(artifacts / "dealer-eight-seats-lower-row-to-act-800x480.png"))
+    page.screenshot(path=str(artifacts / "dealer-eight-seats-lower-row-to-act-800x480.jpg"))
     assert seat_in_sight(page, '.seats .seat.turn[data-seat="8"]')
 
     tv.wait_for_selector(".tv-center .side-pots")
-    tv.screenshot(path=str(artifacts / "tv-eight-seats-side-pot.png"))
+    tv.screenshot(path=str(artifacts / "tv-eight-seats-side-pot.jpg"))
     assert "Piatto laterale 1" in tv.inner_text(".tv-center .side-pots")
     assert min(font_px(tv, ".tv-center .side-pots")) >= TV_MIN_PX
     assert min(font_px(tv, "#tv-turn")) >= TV_MIN_PX
@@ -246,7 +246,7 @@ def readable_at_seventh_street(
 
     play_until(http, server.url, deck, lambda h: bool(h["finished"]))
     tv.wait_for_selector('[data-testid="tv-results"] .push')
-    tv.screenshot(path=str(artifacts / "tv-eight-seats-result.png"))
+    tv.screenshot(path=str(artifacts / "tv-eight-seats-result.jpg"))
     results = tv.inner_text('[data-testid="tv-results"]')
     assert "Piatto principale" in results and "Piatto laterale 1" in results
     assert min(font_px(tv, '[data-testid="tv-results"] .push')) >= TV_MIN_PX
@@ -283,7 +283,7 @@ def test_the_tv_shows_an_uncalled_bet_going_back_so_the_winner_total_adds_up(
         tv = ctx.new_page()
         tv.goto(server.url + "/spectator?lang=it")
         tv.wait_for_selector('[data-testid="tv-results"]')
-        tv.screenshot(path=str(artifacts / "tv-uncalled-bet-returned.png"))
+        tv.screenshot(path=str(artifacts / "tv-uncalled-bet-returned.jpg"))
         winner = hand["result"]["payouts"][0]
         returned = tv.inner_text('[data-testid="tv-returned"]')
         assert winner["name"] in returned and "Restituito" in returned
@@ -322,7 +322,7 @@ def test_on_the_small_dealer_screen_the_seat_to_act_is_always_in_sight(
             waiting.discard(seat)
             page.wait_for_selector(f'.seats .seat.turn[data-seat="{seat}"]')
             page.wait_for_timeout(100)
-            page.screenshot(path=str(artifacts / f"dealer-ten-seats-{seat}-to-act-800x480.png"))
+            page.screenshot(path=str(artifacts / f"dealer-ten-seats-{seat}-to-act-800x480.jpg"))
             assert seat_in_sight(page, f'.seats .seat.turn[data-seat="{seat}"]'), seat
     finally:
         ctx.close()

@@ -214,7 +214,7 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
                             r"(9|10|11) px, letti al meglio da 14 px\): molte carte non saranno "
                             r"proposte\. Avvicina la telecamera o aumenta lo zoom: pagina "
                             r"Telecamera\.", warning.inner_text()), warning.inner_text()
-        dealer.screenshot(path=str(artifacts / "camera-small-dealer-1280x800.png"))
+        dealer.screenshot(path=str(artifacts / "camera-small-dealer-1280x800.jpg"))
         warning.click()
         dealer.wait_for_url("**/camera?lang=it")
         dealer.close()
@@ -223,11 +223,11 @@ def test_the_house_settings_are_typed_on_the_camera_page_while_the_camera_runs(
         # cards of a row lie close together (the index corners of a row's two up cards are 30 px
         # apart in the picture as drawn)
         labels_apart(page, 6)
-        page.screenshot(path=str(artifacts / "camera-page-1280x800.png"))
+        page.screenshot(path=str(artifacts / "camera-page-1280x800.jpg"))
         # a small screen: the seats, the picture under them, then the settings
         page.set_viewport_size({"width": 800, "height": 480})
         page.wait_for_timeout(300)
-        page.screenshot(path=str(artifacts / "camera-page-800x480.png"), full_page=True)
+        page.screenshot(path=str(artifacts / "camera-page-800x480.jpg"), full_page=True)
         labels_apart(page, 6)
         shot = page.locator("#camera-zones").bounding_box()
         seats = page.locator('[data-testid="camera-seats"]').bounding_box()
@@ -328,7 +328,7 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         saved = session.get(server.url + "/api/camera").json()["zones"]
         for seat in ROWS:
             assert saved[str(seat)] == pytest.approx(TablePictures.zone(seat), abs=0.01), seat
-        page.screenshot(path=str(artifacts / "camera-calibration-1280x800.png"))
+        page.screenshot(path=str(artifacts / "camera-calibration-1280x800.jpg"))
         # back to the hand, where the note is gone
         page.locator(".topnav a", has_text="Mano").click()
         page.wait_for_selector('[data-testid="picker"]')
@@ -402,8 +402,8 @@ def test_a_whole_hand_is_dealt_through_the_camera_and_confirmed_by_tapping(
         tv_text = tv.inner_text('[data-testid="tv-results"]')
         winners = {p["name"] for p in result["payouts"] if p["amount"]}
         assert winners and all(w in text and w in tv_text for w in winners), (text, tv_text)
-        page.screenshot(path=str(artifacts / "camera-hand-result-dealer-1280x800.png"))
-        tv.screenshot(path=str(artifacts / f"camera-hand-result-tv-{TV[0]}x{TV[1]}.png"))
+        page.screenshot(path=str(artifacts / "camera-hand-result-dealer-1280x800.jpg"))
+        tv.screenshot(path=str(artifacts / f"camera-hand-result-tv-{TV[0]}x{TV[1]}.jpg"))
 
         # the shown hand is public now; the mucked hands' down cards never reached a spectator
         for card in plan.downs[showed]:
@@ -489,7 +489,7 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
     # seen by the camera, not confirmed: the spectators do not have them yet (nor any down card)
     downs = [c for cards in plan.downs.values() for c in cards]
     spectator_hides(url, tv, [*news.values(), *downs])
-    page.screenshot(path=str(artifacts / f"camera-hand-{name}-dealer-1280x800.png"))
+    page.screenshot(path=str(artifacts / f"camera-hand-{name}-dealer-1280x800.jpg"))
     for seat, button in buttons.items():
         before = dealer_view(page, url)["hand"]["events"]
         press_through_camera_news(page, button, camera_news)
@@ -497,7 +497,7 @@ def confirm_street(page: Any, tv: Any, url: str, plan: Plan, street: int,
         assert up_cards(dealer_view(page, url), seat) == plan.ups[seat][: street + 1]
     for card in news.values():
         tv.wait_for_selector(f'.tv-seat .card[data-card="{card}"]', timeout=10_000)
-    tv.screenshot(path=str(artifacts / f"camera-hand-{name}-tv-{TV[0]}x{TV[1]}.png"))
+    tv.screenshot(path=str(artifacts / f"camera-hand-{name}-tv-{TV[0]}x{TV[1]}.jpg"))
     # the street is dealt: no seat expects an up card, so nothing is proposed any more
     page.locator('[data-testid="camera-proposal"]').first.wait_for(state="detached",
                                                                     timeout=15_000)
@@ -612,7 +612,7 @@ def test_at_the_showdown_the_camera_proposes_the_down_cards_turned_up(
             assert re.fullmatch(r"Posto 3 mostra: \S+ \d+%( · .+)?", button.inner_text()), card
         # her up cards, lying face up too, are not proposed
         assert page.locator('[data-testid="camera-proposal"]').count() == len(shown)
-        page.screenshot(path=str(artifacts / "camera-showdown-dealer-1280x800.png"))
+        page.screenshot(path=str(artifacts / "camera-showdown-dealer-1280x800.jpg"))
         assert page.locator('[data-testid="show-cards"]').is_disabled()
         before = dealer_view(page, server.url)["hand"]["events"]
         for card in shown:

@@ -155,7 +155,7 @@ def test_the_dealer_screen_shows_a_down_card_hint(live_kiosk: Callable[..., Live
         assert text == f"Seat 1: face-down cards seen {seen}, dealt 2"
         assert hint.count() == 1  # seats without a zone are not counted
         assert all("card" not in h for h in state["down_hints"])
-        page.screenshot(path=str(artifacts / "dealer-down-hint-1280x800.png"))
+        page.screenshot(path=str(artifacts / "dealer-down-hint-1280x800.jpg"))
         assert errors == []
     finally:
         context.close()

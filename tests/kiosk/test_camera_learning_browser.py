@@ -57,7 +57,7 @@ def shoot(page: Any, artifacts: Path, name: str) -> None:
     for w, h in (BIG, SMALL):
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_timeout(300)
-        page.screenshot(path=str(artifacts / f"{name}-{w}x{h}.png"))
+        page.screenshot(path=str(artifacts / f"{name}-{w}x{h}.jpg"))
     page.set_viewport_size({"width": BIG[0], "height": BIG[1]})
 
 
@@ -108,7 +108,7 @@ def test_a_deck_is_learned_from_pictures_then_a_hand_is_dealt_by_one_tap_a_card(
         sheet.wait_for()
         assert page.locator('[data-testid="learn-question"]').inner_text().startswith(
             "La telecamera legge ")
-        page.screenshot(path=str(artifacts / "camera-learn-picker-1280x800.png"))
+        page.screenshot(path=str(artifacts / "camera-learn-picker-1280x800.jpg"))
         sheet.locator(f'button[data-card="{first["card"]}"]').click()
         assert sheet.is_hidden()
         # another confirmed in one tap
@@ -207,7 +207,7 @@ def test_a_deck_is_learned_from_pictures_then_a_hand_is_dealt_by_one_tap_a_card(
                                       f'[data-card="{card}"]')
                 button.wait_for(timeout=20_000)
                 if street == 0 and seat == 1:
-                    page.screenshot(path=str(artifacts / "camera-learned-hand-1280x800.png"))
+                    page.screenshot(path=str(artifacts / "camera-learned-hand-1280x800.jpg"))
                 button.click()  # one tap
                 wait_until(took(page, server.url, before + 1), f"{card} at seat {seat}", 15)
                 entered.append(card)

@@ -59,7 +59,7 @@ def test_the_dealer_sees_device_refusals_and_connections(
         toast.wait_for(state="visible")
         text = toast.inner_text()
         assert "rifiutato" in text and "As" in text, text
-        page.screenshot(path=str(artifacts / "dealer-device-refusal-1280x800.png"))
+        page.screenshot(path=str(artifacts / "dealer-device-refusal-1280x800.jpg"))
         state = session.get(server.url + "/api/state?lang=en").json()
         seat1 = next(s for s in state["hand"]["seats"] if s["seat"] == 1)
         assert [c["card"] for c in seat1["cards"]] == ["As"]
@@ -78,7 +78,7 @@ def test_the_dealer_sees_device_refusals_and_connections(
         reader.unplug()
         row.locator(".state:has-text('scollegato')").wait_for()
         assert "2 righe illeggibili" in row.locator(".detail").inner_text()
-        devices.screenshot(path=str(artifacts / "devices-unplugged-1280x800.png"))
+        devices.screenshot(path=str(artifacts / "devices-unplugged-1280x800.jpg"))
         reader.replug()
         reader.expect("PING")
         row = devices.locator(f'tr.device[data-port="{reader.path}"].connected')
@@ -98,7 +98,7 @@ def test_the_dealer_sees_device_refusals_and_connections(
         assert reply(reader, "TAG 1 04A1B2C3") == "ACK"
         devices.locator('[data-testid="registration"]:has-text("1 di 52")').wait_for()
         assert "2♠" in prompt.inner_text()
-        devices.screenshot(path=str(artifacts / "devices-registration-1280x800.png"))
+        devices.screenshot(path=str(artifacts / "devices-registration-1280x800.jpg"))
         devices.locator("#register-cancel").click()
         prompt.wait_for(state="hidden")
         assert devices.locator('[data-testid="register"]').is_visible()

@@ -115,7 +115,7 @@ def test_a_tournament_of_six_by_tapping(
         # stopped at the last heartbeat before the cut: at most a heartbeat's play given back
         assert before - cut - 0.1 <= stopped["left"] <= before + beats, (before, cut, stopped)
         page.locator('[data-testid="c-skip"]').wait_for()
-        page.screenshot(path=str(artifacts / "tournament-outage.png"))
+        page.screenshot(path=str(artifacts / "tournament-outage.jpg"))
         tapped = time.monotonic()
         dealer.enter('[data-testid="c-skip"]', "#tournament")
         after = clock(http, url)
@@ -147,7 +147,7 @@ def test_a_tournament_of_six_by_tapping(
         # the announcement stays its while on the TV's clock, which stands still until shot
         tv.locator('[data-testid="clock-announce"]').wait_for()
         assert "Level 2" in tv.inner_text('[data-testid="clock-announce"]')
-        tv.screenshot(path=str(artifacts / "tournament-tv-announce.png"))
+        tv.screenshot(path=str(artifacts / "tournament-tv-announce.jpg"))
         tv.clock.resume()
         assert dealer.state()["table"]["stakes"]["ante"] == 5
         page.goto(url + "/dealer?lang=en")
@@ -156,7 +156,7 @@ def test_a_tournament_of_six_by_tapping(
         # again from the tournament page: here through the API, the dealer screen staying up)
         post(http, url, {"type": "clock", "action": "resume"})
         page.locator('[data-testid="clock-warning"]').first.wait_for()
-        page.screenshot(path=str(artifacts / "tournament-dealer-warning.png"))
+        page.screenshot(path=str(artifacts / "tournament-dealer-warning.jpg"))
         post(http, url, {"type": "clock", "action": "pause"})
         assert clock(http, url)["index"] == 1, "level 2 ran out while the warning was awaited"
         hand = play(http, url, {1: 0}, {1, 4})  # Dario out, at the new level's ante
@@ -172,7 +172,7 @@ def test_a_tournament_of_six_by_tapping(
         places = tv.inner_text('[data-testid="clock-places"]')
         assert "1. Anna · €104.00" in places
         assert "2. Elena · €28.00" in places and "2. Fabio · €28.00" in places
-        tv.screenshot(path=str(artifacts / "tournament-tv-end.png"))
+        tv.screenshot(path=str(artifacts / "tournament-tv-end.jpg"))
         assert errors == []
     finally:
         ctx.close()
