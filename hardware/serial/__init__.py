@@ -3,6 +3,9 @@
 - :mod:`hardware.serial.protocol`: the line protocol, its messages, parsing and formatting.
 - :mod:`hardware.serial.device`: one port over pyserial with a reader thread and reconnection.
 - :mod:`hardware.serial.manager`: the table's devices, inputs to a listener, outputs to displays.
+- :mod:`hardware.serial.listener`: what the kiosk implements to take the inputs, the notices worded
+  for the dealer, the filter of repeated reads.
+- :mod:`hardware.serial.ports`: the ports as configured and as the system sees them.
 - :mod:`hardware.serial.tags`: RFID tag to card mapping and the deck registration.
 - :mod:`hardware.serial.virtual`: a device's end of a PTY or a port, for the simulator and tests.
 """
@@ -16,18 +19,9 @@ from hardware.serial.device import (
     LineAssembler,
     SerialDevice,
 )
-from hardware.serial.manager import (
-    DeviceListener,
-    DeviceManager,
-    DisplayState,
-    Notice,
-    PortInfo,
-    PortSpec,
-    Refused,
-    RepeatFilter,
-    discover_ports,
-    parse_port_list,
-)
+from hardware.serial.listener import DeviceListener, Notice, Refused, RepeatFilter
+from hardware.serial.manager import DeviceManager, DisplayState
+from hardware.serial.ports import PortInfo, PortSpec, discover_ports, parse_port_list
 from hardware.serial.protocol import (
     BAUDRATE,
     BUTTONS,

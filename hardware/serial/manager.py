@@ -4,27 +4,34 @@
 and answers every line a device sends with exactly one ``ACK`` or ``NAK`` (except ``ACK``, ``NAK``
 and ``PONG``, which are never answered, and ``PING``, answered with ``PONG``). Card reads and button
 presses go to a :class:`DeviceListener` (the kiosk's table service); an exception it raises becomes
-the ``NAK`` and a :class:`Notice` for the dealer screen. Reads a reader repeats within
-``repeat_window`` seconds are answered ``ACK`` and not passed on again.
+the ``NAK`` and a :class:`~hardware.serial.listener.Notice` for the dealer screen. Reads a reader
+repeats within ``repeat_window`` seconds are answered ``ACK`` and not passed on again. What the
+displays show is a :class:`DisplayState`.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from functools import cache
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from serial.tools import list_ports
-
 from engine.cards import Card
-from engine.i18n import DEFAULT_LANGUAGE, Catalog
+from engine.i18n import DEFAULT_LANGUAGE
 from hardware.serial.device import SerialDevice
+from hardware.serial.listener import (
+    DeviceListener,
+    Notice,
+    Refused,
+    RepeatFilter,
+    catalog,
+    device_label,
+    input_words,
+)
+from hardware.serial.ports import PortSpec, discover_ports
 from hardware.serial.protocol import (
     BAUDRATE,
     LED_STATES,
@@ -51,147 +58,6 @@ from hardware.serial.protocol import (
 from hardware.serial.tags import REGISTRATION_ORDER, DeckRegistration, TagMap
 
 log = logging.getLogger(__name__)
-LOCALES = Path(__file__).with_name("locales")
-
-
-@cache
-def catalog() -> Catalog:
-    return Catalog(LOCALES)
-
-
-class Refused(ValueError):
-    """Raise from a listener to refuse an input with a NAK code other than ``refused``."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something the dealer should read: ``key`` of the serial catalogue with its ``params``."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-    error: BaseException | None = None
-    """The exception behind a refusal (an ``EngineError`` the kiosk may word its own way)."""
-
-    def message(self, lang: str = DEFAULT_LANGUAGE) -> str:
-        """The message in ``lang``; parameters that are notices themselves are worded too."""
-        params = {
-            k: v.message(lang) if isinstance(v, Notice) else v for k, v in self.params.items()
-        }
-        return catalog().translate(self.key, lang, **params)
-
-
-def device_label(device: SerialDevice) -> str | Notice:
-    """How the dealer knows a device: the name it gave, else its kind, else its port's name."""
-    if device.status.name:
-        return device.status.name
-    kinds = device.status.kinds
-    if len(kinds) == 1:
-        return Notice(f"serial.kind.{kinds[0]}")
-    return Path(device.url).name or device.url
-
-
-def input_words(message: Message) -> Notice | str:
-    """A device's input in words for the dealer (``As for seat 2``, ``button CALL``)."""
-    if isinstance(message, CardRead):
-        return Notice("serial.input.card", {"card": message.card.symbol, "seat": message.seat})
-    if isinstance(message, TagRead):
-        return Notice("serial.input.tag", {"uid": message.uid, "seat": message.seat})
-    if isinstance(message, ButtonPress):
-        return Notice("serial.input.button", {"name": message.name})
-    return message.text()
-
-
-class DeviceListener:
-    """What the kiosk implements. Runs on the devices' reader threads; keep it quick.
-
-    ``on_card`` and ``on_button`` refuse an input by raising (``ValueError`` such as the engine's
-    errors, or :class:`Refused` for another NAK code): the device gets ``NAK <code> <message>``.
-    """
-
-    def on_card(self, seat: int, card: Card, up: bool | None, port: str) -> None:
-        raise Refused("no table takes cards from this reader", "busy")
-
-    def on_button(self, name: str, amount: int | None, port: str) -> None:
-        raise Refused("no table takes button presses", "busy")
-
-    def on_notice(self, port: str, notice: Notice) -> None:
-        """A refused input, a bad line, a device fault, a connection change, registration news."""
-
-    def on_status(self, manager: DeviceManager) -> None:
-        """Something on :meth:`DeviceManager.snapshot` changed (a device came or went, a HELLO)."""
-
-
-@dataclass(frozen=True)
-class PortSpec:
-    """One configured port: a pyserial URL and, optionally, the kinds it is known to be."""
-
-    url: str
-    kinds: tuple[str, ...] = ()
-
-
-_KIND_PREFIX = re.compile(r"^((?:reader|buttons|display)(?:\+(?:reader|buttons|display))*)=(.+)$")
-
-
-def parse_port_list(text: str) -> list[PortSpec]:
-    """Ports from configuration text, separated by commas or whitespace.
-
-    Each is a path or a pyserial URL, optionally prefixed with its kinds (for a device that does not
-    say ``HELLO``).
-
-    >>> parse_port_list("/dev/ttyACM0, display=socket://10.0.0.5:7000")[1]
-    PortSpec(url='socket://10.0.0.5:7000', kinds=('display',))
-    """
-    specs: list[PortSpec] = []
-    for entry in re.split(r"[,\s]+", text.strip()):
-        if not entry:
-            continue
-        match = _KIND_PREFIX.match(entry)
-        if match:
-            specs.append(PortSpec(match.group(2), tuple(match.group(1).split("+"))))
-        else:
-            specs.append(PortSpec(entry))
-    return specs
-
-
-@dataclass(frozen=True)
-class PortInfo:
-    """A serial port the system sees (``serial.tools.list_ports``)."""
-
-    device: str
-    description: str
-    hwid: str
-    by_id: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "device": self.device,
-            "description": self.description,
-            "hwid": self.hwid,
-            "by_id": self.by_id,
-        }
-
-
-def discover_ports(by_id_folder: Path = Path("/dev/serial/by-id")) -> list[PortInfo]:
-    """The serial ports present now, with their ``/dev/serial/by-id`` name if they have one."""
-    links: dict[str, str] = {}
-    if by_id_folder.is_dir():
-        for link in sorted(by_id_folder.iterdir()):
-            try:
-                links[str(link.resolve())] = str(link)
-            except OSError:
-                continue
-    found = []
-    for port in sorted(list_ports.comports(), key=lambda p: p.device):
-        found.append(
-            PortInfo(port.device, port.description or "", port.hwid or "", links.get(port.device))
-        )
-    return found
-
-
 @dataclass(frozen=True)
 class DisplayState:
     """What the displays show: the pot, the seat to act (0: nobody), a text, the seat lights."""
@@ -224,38 +90,6 @@ class DisplayState:
             if old.get(seat) != state:
                 out.append(Led(seat, state))
         return out
-
-
-class RepeatFilter:
-    """Remembers accepted reads; the same read again within ``window`` seconds is a repeat.
-
-    Every repeat extends the window, so a card lying on a reader that reads it again and again stays
-    one read.
-    """
-
-    def __init__(self, window: float = 2.0) -> None:
-        self.window = window
-        self._seen: dict[tuple[int, Card], float] = {}
-        self._lock = threading.Lock()
-
-    def is_repeat(self, seat: int, card: Card) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            last = self._seen.get((seat, card))
-            if last is not None and now - last <= self.window:
-                self._seen[(seat, card)] = now
-                return True
-            return False
-
-    def record(self, seat: int, card: Card) -> None:
-        now = time.monotonic()
-        with self._lock:
-            self._seen = {k: t for k, t in self._seen.items() if now - t <= self.window}
-            self._seen[(seat, card)] = now
-
-    def clear(self) -> None:
-        with self._lock:
-            self._seen.clear()
 
 
 class DeviceManager:

@@ -246,7 +246,7 @@ def test_a_damaged_tag_file_says_so(tmp_path: Path) -> None:
         TagMap.load(path)
 
 
-@pytest.mark.parametrize("name", ["protocol", "device", "manager", "tags"])
+@pytest.mark.parametrize("name", ["protocol", "device", "ports", "tags"])
 def test_the_examples_in_the_docstrings_hold(name: str) -> None:
     import doctest
     import importlib
