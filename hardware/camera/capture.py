@@ -76,7 +76,9 @@ class FrameSource(Protocol):
 
 
 class FolderSource:
-    """Images of a folder, in name order, looping; one frame per ``read``."""
+    """Images of a folder, in name order, looping; one frame per ``read``. A picture read again
+    with the same bytes as the read before (a folder of one picture, a still table) is not
+    decoded again (6 ms of CPU a 1280x720 JPEG; a copy takes 0.06)."""
 
     def __init__(self, folder: Path, loop: bool = True) -> None:
         if not folder.is_dir():
@@ -86,6 +88,8 @@ class FolderSource:
         self.description = f"folder {folder}"
         self._files: list[Path] = []
         self._pos = 0
+        #: the last picture read: its file, its bytes and its frame
+        self._last: tuple[Path, bytes, Image] | None = None
         self._rescan()
         if not self._files:
             kinds = ", ".join(sorted(IMAGE_SUFFIXES))
@@ -111,10 +115,13 @@ class FolderSource:
             data = path.read_bytes()
         except OSError as exc:
             raise ConnectionError(f"{path}: {exc.strerror}") from exc
-        try:
-            return decode_image(data)
-        except RecognitionError as exc:
-            raise CaptureError(f"{path.name}: {exc}") from exc
+        last = self._last
+        if last is None or last[0] != path or last[1] != data:
+            try:
+                last = self._last = (path, data, decode_image(data))
+            except RecognitionError as exc:
+                raise CaptureError(f"{path.name}: {exc}") from exc
+        return last[2].copy()  # each frame its own: whoever takes it may draw on it
 
     def close(self) -> None:
         pass

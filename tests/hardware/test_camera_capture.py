@@ -95,6 +95,21 @@ def test_folder_source_lists_the_folder_again_on_every_pass(tmp_path: Path) -> N
     assert [int(src.read()[0, 0, 0]) for _ in range(4)] == [30, 20, 50, 30]
 
 
+def test_a_folder_of_one_picture_gives_that_picture_until_it_changes(tmp_path: Path) -> None:
+    """The picture is decoded again only when its bytes change: each frame is still a frame of
+    its own, and a picture rewritten in place, even within the file system's clock tick, is
+    read as it now is."""
+    folder = tmp_path / "cam"
+    _write_frames(folder, [10])
+    src = FolderSource(folder)
+    first, second = src.read(), src.read()
+    assert int(first[0, 0, 0]) == int(second[0, 0, 0]) == 10
+    first[:] = 99  # a frame drawn on changes no other frame
+    assert int(src.read()[0, 0, 0]) == 10
+    cv2.imwrite(str(folder / "000.png"), _frame(40))
+    assert int(src.read()[0, 0, 0]) == 40
+
+
 def test_capture_runs_in_the_background_and_delivers_frames(tmp_path: Path) -> None:
     _write_frames(tmp_path / "cam", [10, 20, 30])
     rec = Recorder()
