@@ -4,10 +4,10 @@ A kiosk server started as a new program spends about 0.85 CPU-s before it answer
 gunicorn in the master, then gevent, Flask, Flask-SocketIO, SQLAlchemy and the kiosk in the
 worker; its own set-up (``create_app``) is 0.03 s of that. The suite starts about 70 servers. The
 launcher, one per test process, does the importing once, the way the server's worker does it
-(gevent's patches first, then the kiosk), and forks a server for each start: the fork runs
-``kiosk.cli.main(["serve", ...])`` in a session of its own, in its own folder and environment,
-its output in its log. From there on it is the same program: gunicorn's master forks the gevent
-worker, which makes the app.
+(gevent's patches first, then the kiosk and the engine), and forks a server for each start: the
+fork runs ``kiosk.cli.main(["serve", ...])`` in a session of its own, in its own folder and
+environment, its output in its log. From there on it is the same program: gunicorn's master
+forks the gevent worker, which makes the app.
 
 What differs from ``stud-kiosk serve`` run by itself: its master is gevent-patched too (the
 worker patches itself first in both). The tests of the program as it is installed and run
@@ -28,9 +28,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-#: what the launcher imports before its first fork: what the server's master imports, and every
-#: module of the kiosk (``create_app`` imports its parts as it makes them)
-PRELOAD = ("gunicorn.app.base", "gunicorn.arbiter", "kiosk")
+#: what the launcher imports before its first fork: what the server's master imports
+PRELOAD = ("gunicorn.app.base", "gunicorn.arbiter")
+#: packages whose every module the launcher imports too: ``create_app`` imports the kiosk's parts
+#: as it makes them, and the first odds or replay import the engine's batch evaluation (numpy)
+PRELOAD_PACKAGES = ("kiosk", "engine")
 
 
 class Forked:
@@ -137,9 +139,10 @@ def main() -> None:
 
     for name in PRELOAD:
         importlib.import_module(name)
-    kiosk = sys.modules["kiosk"]
-    for found in pkgutil.walk_packages(kiosk.__path__, "kiosk."):
-        importlib.import_module(found.name)
+    for package in PRELOAD_PACKAGES:
+        path = importlib.import_module(package).__path__
+        for found in pkgutil.walk_packages(path, package + "."):
+            importlib.import_module(found.name)
     for line in sys.stdin:
         _reap(waitpid)
         try:
