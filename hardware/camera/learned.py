@@ -36,7 +36,7 @@ import numpy.typing as npt
 from hardware.camera.deck import RANKS, SUITS, Corner, Deck, Example
 from hardware.camera.deck import Glyph as DeckGlyph
 from hardware.camera.examples import glyph_window, suit_from_layout
-from hardware.camera.nets import forward, read_net
+from hardware.camera.nets import Net, forward
 from hardware.camera.params import Learned
 from hardware.camera.types import Evidence, Found, Frame, Glyph, Source, card_quad, unit
 
@@ -80,7 +80,7 @@ class Embedder:
         if not path.is_file():
             raise FileNotFoundError(f"glyph model not found: {path}")
         self.model_path = path
-        self.net = read_net(path)
+        self.net = Net(path)
 
     def embed(self, windows: Sequence[npt.NDArray[np.uint8]], darks: Sequence[bool]) -> Floats:
         if not windows:

@@ -78,10 +78,6 @@ class Net:
         return np.asarray(out, np.float32).reshape(len(batch), -1)
 
 
-def read_net(path: Path) -> Net:
-    return Net(path)
-
-
 def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     probs: npt.NDArray[np.float32] = e / e.sum(axis=1, keepdims=True)
@@ -120,7 +116,7 @@ class Networks:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"card model not found: {path}")
-        self.glyph = read_net(path)
+        self.glyph = Net(path)
         #: the files (another set read as this one is made of them)
         self.paths: tuple[Path, Path | str | None, tuple[Path | str, ...] | None,
                           Path | str | None] = (
@@ -129,17 +125,17 @@ class Networks:
         if upright_path is not None:
             if not Path(upright_path).is_file():
                 raise FileNotFoundError(f"upright card model not found: {upright_path}")
-            self.upright = read_net(Path(upright_path))
+            self.upright = Net(Path(upright_path))
         self.index: list[Any] = []
         for index_path in index_paths or ():
             if not Path(index_path).is_file():
                 raise FileNotFoundError(f"index model not found: {index_path}")
-            self.index.append(read_net(Path(index_path)))
+            self.index.append(Net(Path(index_path)))
         self.view: Any = None
         if view_path is not None:
             if not Path(view_path).is_file():
                 raise FileNotFoundError(f"card-view model not found: {view_path}")
-            self.view = read_net(Path(view_path))
+            self.view = Net(Path(view_path))
 
     def glyphs(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The glyph classifier's probabilities (``CLASSES``) for a batch of patches."""

@@ -163,11 +163,11 @@ def teacher_probabilities(models: list[Path], x: npt.NDArray[np.float16]
     Runtime, ``hardware.camera.nets``), taken together as their normalised geometric mean: a class
     is likely only if every model finds it so, which is where several models that each err in
     their own way agree."""
-    from hardware.camera.nets import read_net
+    from hardware.camera.nets import Net
 
     logs = np.zeros((len(x), len(CLASSES)), np.float64)
     for path in models:
-        net = read_net(path)
+        net = Net(path)
         for start in range(0, len(x), 1024):
             logits = net.run(x[start:start + 1024].astype(np.float32)).astype(np.float64)
             logits -= logits.max(axis=1, keepdims=True)

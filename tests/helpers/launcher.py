@@ -20,11 +20,14 @@ before each start; a test sees a server's end by its pid (:class:`Forked`).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +54,6 @@ class Forked:
         return -1 if state in ("Z", "X") else None
 
     def wait(self, timeout: float | None = None) -> int:
-        import time
-
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
             if deadline is not None and time.monotonic() > deadline:
@@ -130,13 +131,8 @@ def main() -> None:
     from gevent import monkey
 
     monkey.patch_all()
-    import importlib
-
     # the process's own fork and wait: the launcher runs no event loop of gevent's
     fork, waitpid = monkey.get_original("os", ["fork", "waitpid"])
-
-    import pkgutil
-
     for name in PRELOAD:
         importlib.import_module(name)
     for package in PRELOAD_PACKAGES:
