@@ -70,18 +70,32 @@ def _four_pack() -> npt.NDArray[np.int32]:
     return table
 
 
+def _count_vectors(size: int) -> npt.NDArray[np.int64]:
+    """Every rank-count vector (a column per rank, deuce first; counts 0..4) holding ``size``
+    cards, one a row: grown a rank at a time, keeping the rows not over ``size`` yet."""
+    rows = np.zeros((1, 0), dtype=np.int8)
+    held = np.zeros(1, dtype=np.int8)
+    for _ in range(13):
+        held = np.add.outer(held, np.arange(5, dtype=np.int8)).ravel()
+        rows = np.column_stack([np.repeat(rows, 5, axis=0), np.tile(np.arange(5, dtype=np.int8),
+                                                                     len(rows))])
+        keep = held <= size
+        rows, held = rows[keep], held[keep]
+    full: npt.NDArray[np.int64] = rows[held == size].astype(np.int64)
+    return full
+
+
 @cache
 def _rank_table(kind: str, size: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int32]]:
     """(class number by rank-key sum, strength by class number) for one table and hand size."""
     source = {"high": _t.HIGH_TABLE, "soko": _t.SOKO_TABLE}.get(kind) or _t.razz_table()
-    keys: list[int] = []
-    values: list[int] = []
-    for key, counts in _t.multisets((size,)):
-        keys.append(sum(c * _RANK_KEYS[r] for r, c in enumerate(counts)))
-        values.append(source[key])
-    classes, number = np.unique(np.array(values, dtype=np.int32), return_inverse=True)
-    table = np.zeros(max(keys) + 1, dtype=np.uint16)
-    table[np.array(keys)] = number.astype(np.uint16)
+    counts = _count_vectors(size)
+    keys = counts @ np.array(_RANK_KEYS, dtype=np.int64)
+    found = (counts @ np.array(_t.RANK_MULTIPLIERS, dtype=np.int64)).tolist()
+    values = np.fromiter(map(source.__getitem__, found), dtype=np.int32, count=len(found))
+    classes, number = np.unique(values, return_inverse=True)
+    table = np.zeros(int(keys.max()) + 1, dtype=np.uint16)
+    table[keys] = number.astype(np.uint16)
     return table, classes.astype(np.int32)
 
 
