@@ -10,7 +10,8 @@ arriving while all are reading are skipped, never queued) and calls ``on_proposa
 stable readings after every frame, in the frames' order. A frame that does not differ from
 the last one read (:class:`FrameChange`: nothing on the table moved) is not read again, and brings
 the stabiliser nothing new: the proposals stand as they are. A still table so costs a reading
-about once a second instead of every frame, and the CPU is left to the rest of the kiosk (the
+a second after it settled, then 2 and 4 s later and every 4 s from then on (:data:`REREAD_S`,
+:data:`REREAD_MOST_S`), instead of every frame, and the CPU is left to the rest of the kiosk (the
 dealer screen's browser runs on the same board). After a change the next frames are all read
 (:data:`SETTLE_READS`), so that a card that has just landed is proposed as soon as before.
 Where the house asks for it (``detail``), a table that has settled is read in detail
@@ -142,8 +143,13 @@ class FrameChange:
         self._last = self._small(frame) if frame.size else None
 
 
-#: a still table is read again at least this often (seconds), whatever :class:`FrameChange` says
+#: a still table is read again this long (seconds) after the frames read on its last change,
+#: whatever :class:`FrameChange` says; each reread doubles the wait, up to :data:`REREAD_MOST_S`
 REREAD_S = 1.0
+#: the longest wait between two readings of a table lying still: FrameChange sees every card
+#: that moves, so the rereads only refresh readings near the threshold, and a still table is
+#: most of an evening
+REREAD_MOST_S = 4.0
 #: frames read, whatever :class:`FrameChange` says, from the one that changed on (a stabiliser's
 #: window of readings of their own)
 SETTLE_READS = 5
@@ -172,7 +178,8 @@ class CameraLoop:
     :class:`Recognizer` of ``recognizer``'s classifiers and threshold), started with the loop
     and ended by :meth:`stop`; this process's OpenCV is then left as it is. ``deck`` gives the
     learned deck to read with (asked at every frame); :attr:`frame` is the picture the reading
-    last handed on was read from (for ``on_proposals`` to cut examples out of)."""
+    last handed on was read from (for ``on_proposals`` to cut examples out of). ``reread_s``:
+    the first and the longest wait before a still table is read again."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
@@ -180,7 +187,8 @@ class CameraLoop:
                  on_error: Callable[[Exception], None] | None = None,
                  change: FrameChange | None = None, readers: int = READERS,
                  detail: Callable[[], bool] | None = None, processes: bool = False,
-                 deck: Callable[[], DeckFile | None] | None = None) -> None:
+                 deck: Callable[[], DeckFile | None] | None = None,
+                 reread_s: tuple[float, float] = (REREAD_S, REREAD_MOST_S)) -> None:
         if readers < 1:
             raise ValueError(f"readers {readers}: at least one")
         self.capture = capture
@@ -207,10 +215,14 @@ class CameraLoop:
         self._seq = 0  # the last frame taken
         self._last: FrameResult | None = None  # the last reading taken or handed on
         self._last_at = 0.0
+        #: the first and the longest wait before a still table is read again, and the wait now
+        self._reread_first, self._reread_most = reread_s
+        self._reread = self._reread_first
         self._settle = 0  # frames still to read since the last change
         #: whether a table lying still is read in detail (asked at every frame: a house setting)
         self._wants_detail = detail or (lambda: False)
         self._detail = 0  # frames still to read in detail once the change has settled
+        self._wanted = False  # whether the last frame taken was to be read in detail
         #: the learned deck to read with (asked at every frame), the one the last frame taken
         #: was read with, and the decks loaded for readers in this process
         self._wants_deck = deck or (lambda: None)
@@ -268,12 +280,18 @@ class CameraLoop:
                 self._deck = deck
                 self._settle = SETTLE_READS
                 self._detail = DETAIL_READS if wants else 0
+                self._reread = self._reread_first
+            elif wants and not self._wanted:  # asked from now on: read in detail at once
+                self._detail = DETAIL_READS
+            self._wanted = wants
             detail = wants and self._settle == 0 and DETAIL_READS > 0
-            if self._settle == 0 and (self._detail == 0 or not wants) \
-                    and now - self._last_at < REREAD_S:
+            settled = self._settle == 0 and (self._detail == 0 or not wants)
+            if settled and now - self._last_at < self._reread:
                 reuse = last
             else:
                 reuse = None
+                if settled:  # a reread of a still table: the next one waits longer
+                    self._reread = min(2 * self._reread, self._reread_most)
                 if detail:
                     self._detail = max(0, self._detail - 1)
                 self._settle = max(0, self._settle - 1)

@@ -197,6 +197,83 @@ def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_ca
         capture.stop()
 
 
+class TimeNoting(Recognizer):
+    """The real recogniser, noting when it began each reading."""
+
+    def __init__(self, noted: list[float] | None = None) -> None:
+        super().__init__()
+        self.noted: list[float] = [] if noted is None else noted
+
+    def twin(self) -> TimeNoting:
+        return TimeNoting(self.noted)
+
+    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
+        self.noted.append(time.monotonic())
+        return super().read(image, detail, deck)
+
+
+def test_a_table_lying_still_is_read_again_less_and_less_often_until_it_moves() -> None:
+    scene = load_image(SCENES / "scene01.jpg")
+    recognizer = TimeNoting()
+    camera = NoisyCamera(scene)
+    capture = Capture(lambda: camera, frame_interval_s=1 / 25)
+    first, most = 0.2, 0.8  # the waits before a reread, as REREAD_S and REREAD_MOST_S
+    loop = CameraLoop(capture, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
+                      reread_s=(first, most))
+    capture.start()
+    loop.start()
+    try:
+        # the frames read as the loop starts (a stabiliser's window, or one more while the
+        # first reading is under way), then rereads after 0.2, 0.4 and 0.8 s, and every 0.8 s
+        wait_until(lambda: len(recognizer.noted) >= SETTLE_READS + 7, "six rereads", 30)
+        gaps = [b - a for a, b in itertools.pairwise(recognizer.noted)]
+        start = next(k for k, gap in enumerate(gaps) if gap > first - 0.02)
+        assert SETTLE_READS - 1 <= start <= SETTLE_READS, gaps
+        gaps = gaps[start:start + 6]
+        waits = [first, 2 * first, most, most, most, most]
+        assert all(gap >= wait - 0.02 for gap, wait in zip(gaps, waits, strict=True)), gaps
+        assert all(gap < wait + 1.0 for gap, wait in zip(gaps, waits, strict=True)), gaps
+        # the table moves: its frames are read again, and once it has settled the first reread
+        # comes after the first wait again, not the longest
+        before = len(recognizer.noted)
+        camera.show(camera.frames_of(cv2.flip(scene, 1)))
+        wait_until(lambda: len(recognizer.noted) >= before + SETTLE_READS + 3,
+                   "the frames read after the change and two rereads", 30)
+        after = [b - a for a, b in itertools.pairwise(recognizer.noted[before:])]
+        timed = [gap for gap in after if gap > first - 0.02]
+        assert timed and timed[0] < most - 0.1, after
+    finally:
+        loop.stop()
+        capture.stop()
+
+
+def test_a_still_table_is_read_in_detail_as_soon_as_the_house_asks() -> None:
+    recognizer = DetailNoting()
+    camera = NoisyCamera(load_image(SCENES / "scene01.jpg"))
+    capture = Capture(lambda: camera, frame_interval_s=1 / 25)
+    wanted = threading.Event()
+    loop = CameraLoop(capture, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
+                      detail=wanted.is_set, reread_s=(5.0, 30.0))
+    capture.start()
+    loop.start()
+    try:
+        wait_until(lambda: len(recognizer.noted) >= SETTLE_READS, "the table settled", 30)
+        time.sleep(0.3)
+        before = len(recognizer.noted)
+        assert not any(recognizer.noted), recognizer.noted
+        # the house asks for detail on a settled table: its next frames are read in detail at
+        # once, not at its next reread, 5 s after it settled
+        asked = time.monotonic()
+        wanted.set()
+        wait_until(lambda: len(recognizer.noted) >= before + DETAIL_READS,
+                   "the frames read in detail", 20)
+        assert time.monotonic() - asked < 4.0
+        assert recognizer.noted[before:] == [True] * (len(recognizer.noted) - before)
+    finally:
+        loop.stop()
+        capture.stop()
+
+
 class NumberingRecognizer(Recognizer):
     """The real recogniser, noting which frame each reading is of, which thread read it and
     when."""
