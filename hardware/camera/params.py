@@ -4,7 +4,8 @@ A :class:`Params` holds one group per part of the pipeline (``docs/recognition.m
 glyphs are cut out (:class:`Candidates`), how the glyph classifier is read (:class:`Classify`),
 how ranks are paired with suits into index corners (:class:`Pairing`, :class:`Faces`), the
 readers (:class:`Upright`, :class:`Looks`, :class:`Pips`, :class:`Whole`), the reading in detail
-(:class:`Detail`) and the decision (:class:`Decide`). The values were chosen on synthetic scenes
+(:class:`Detail`), the decision (:class:`Decide`), the learned deck's reading (:class:`Learned`)
+and the recognition loop over frames (:class:`Follow`). The values were chosen on synthetic scenes
 of the permitted decks (``hardware/training``), never on the validation pictures.
 
 A rule is switched off by a setting of its own (a flag, or None where a value turns it on), so
@@ -347,6 +348,31 @@ class Learned:
 
 
 @dataclass(frozen=True, slots=True)
+class Follow:
+    """The recognition loop: which frames are read, and when (stage 4, follow;
+    :class:`~hardware.camera.stable.CameraLoop`)."""
+
+    #: frames read at once, each by a reader of its own on one core: the Python part of a
+    #: reading holds the interpreter, the OpenCV part does not, so two readers of one core each
+    #: read more frames a second than one reader given both cores (docs/benchmarks.md)
+    readers: int = 2
+    #: frames read, whatever the frame check says, from the one that changed on (a stabiliser's
+    #: window of readings of their own)
+    settle_reads: int = 5
+    #: where the house has a still table read in detail, this many frames are read in detail one
+    #: after another once a change has settled (a card that only the detailed reading reads
+    #: needs as many readings as the stabiliser asks for), and the rereads of the still table
+    #: are in detail too. 0: never in detail
+    detail_reads: int = 3
+    #: a still table is read again this long (seconds) after the frames read on its last
+    #: change, whatever the frame check says; each reread doubles the wait, up to
+    #: ``reread_most_s``: the frame check sees every card that moves, so the rereads only
+    #: refresh readings near the threshold, and a still table is most of an evening
+    reread_s: float = 1.0
+    reread_most_s: float = 4.0
+
+
+@dataclass(frozen=True, slots=True)
 class Params:
     """The recogniser's settings, one group per part."""
 
@@ -361,6 +387,7 @@ class Params:
     detail: Detail = field(default_factory=Detail)
     decide: Decide = field(default_factory=Decide)
     learned: Learned = field(default_factory=Learned)
+    follow: Follow = field(default_factory=Follow)
 
     def with_(self, **groups: object) -> Params:
         """These settings with some of their values changed: ``group=dict(name=value)``."""

@@ -5,17 +5,17 @@ card once it has been read in ``need`` of the last ``window`` frames, and report
 confidence and latest position; it forgets a card no longer seen in the window.
 
 :class:`CameraLoop` runs recognition on the newest frames of a :class:`~.capture.Capture` in
-background reader threads (:data:`READERS`, each taking the newest frame not taken yet; frames
+background reader threads (``Follow.readers``, each taking the newest frame not taken yet; frames
 arriving while all are reading are skipped, never queued) and calls ``on_proposals`` with the
 stable readings after every frame, in the frames' order. A frame that does not differ from
 the last one read (:class:`FrameChange`: nothing on the table moved) is not read again, and brings
 the stabiliser nothing new: the proposals stand as they are. A still table so costs a reading
-a second after it settled, then 2 and 4 s later and every 4 s from then on (:data:`REREAD_S`,
-:data:`REREAD_MOST_S`), instead of every frame, and the CPU is left to the rest of the kiosk (the
+a second after it settled, then 2 and 4 s later and every 4 s from then on (``Follow.reread_s``,
+``Follow.reread_most_s``), instead of every frame, and the CPU is left to the rest of the kiosk (the
 dealer screen's browser runs on the same board). After a change the next frames are all read
-(:data:`SETTLE_READS`), so that a card that has just landed is proposed as soon as before.
+(``Follow.settle_reads``), so that a card that has just landed is proposed as soon as before.
 Where the house asks for it (``detail``), a table that has settled is read in detail
-(:data:`DETAIL_READS`; :meth:`~hardware.camera.recognize.Recognizer.read`): small indices are
+(``Follow.detail_reads``; :meth:`~hardware.camera.recognize.Recognizer.read`): small indices are
 read enlarged as well, at about three times the work of a frame.
 With a learned deck (``deck``: the table's :class:`~hardware.camera.readers.DeckFile`, asked at
 every frame), every frame is read with it; when it changes (an example added or taken out) the
@@ -37,6 +37,7 @@ import numpy as np
 
 from hardware.camera import DeckFile
 from hardware.camera.capture import Capture, Image
+from hardware.camera.params import DEFAULT, Follow
 from hardware.camera.readers import DeckCache, Reader, ReaderProcess
 from hardware.camera.recognize import CardReading, FrameResult, Recognizer
 
@@ -143,29 +144,6 @@ class FrameChange:
         self._last = self._small(frame) if frame.size else None
 
 
-#: a still table is read again this long (seconds) after the frames read on its last change,
-#: whatever :class:`FrameChange` says; each reread doubles the wait, up to :data:`REREAD_MOST_S`
-REREAD_S = 1.0
-#: the longest wait between two readings of a table lying still: FrameChange sees every card
-#: that moves, so the rereads only refresh readings near the threshold, and a still table is
-#: most of an evening
-REREAD_MOST_S = 4.0
-#: frames read, whatever :class:`FrameChange` says, from the one that changed on (a stabiliser's
-#: window of readings of their own)
-SETTLE_READS = 5
-#: where the house has a still table read in detail (``CameraLoop``'s ``detail``), this many
-#: frames are read in detail one after another once a change has settled (a card that only the
-#: detailed reading reads needs as many readings as the stabiliser asks for), and the rereads
-#: of the still table are in detail too (:meth:`Recognizer.read`). 0: never in detail
-DETAIL_READS = 3
-
-
-#: frames read at once, each by its own reader thread on one core: the Python part of a reading
-#: holds the interpreter, the OpenCV part does not, so two readers of one core each read more
-#: frames a second than one reader given both cores (docs/benchmarks.md)
-READERS = 2
-
-
 class CameraLoop:
     """Recognition of the newest captured frames, in background reader threads.
 
@@ -178,17 +156,18 @@ class CameraLoop:
     :class:`Recognizer` of ``recognizer``'s classifiers and threshold), started with the loop
     and ended by :meth:`stop`; this process's OpenCV is then left as it is. ``deck`` gives the
     learned deck to read with (asked at every frame); :attr:`frame` is the picture the reading
-    last handed on was read from (for ``on_proposals`` to cut examples out of). ``reread_s``:
-    the first and the longest wait before a still table is read again."""
+    last handed on was read from (for ``on_proposals`` to cut examples out of). ``follow``: the
+    loop's settings (``readers``, when given, instead of its number of readers)."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
                  on_error: Callable[[Exception], None] | None = None,
-                 change: FrameChange | None = None, readers: int = READERS,
+                 change: FrameChange | None = None, readers: int | None = None,
                  detail: Callable[[], bool] | None = None, processes: bool = False,
                  deck: Callable[[], DeckFile | None] | None = None,
-                 reread_s: tuple[float, float] = (REREAD_S, REREAD_MOST_S)) -> None:
+                 follow: Follow = DEFAULT.follow) -> None:
+        readers = follow.readers if readers is None else readers
         if readers < 1:
             raise ValueError(f"readers {readers}: at least one")
         self.capture = capture
@@ -215,9 +194,8 @@ class CameraLoop:
         self._seq = 0  # the last frame taken
         self._last: FrameResult | None = None  # the last reading taken or handed on
         self._last_at = 0.0
-        #: the first and the longest wait before a still table is read again, and the wait now
-        self._reread_first, self._reread_most = reread_s
-        self._reread = self._reread_first
+        self.follow = follow
+        self._reread = follow.reread_s  # the wait before a still table is read again
         self._settle = 0  # frames still to read since the last change
         #: whether a table lying still is read in detail (asked at every frame: a house setting)
         self._wants_detail = detail or (lambda: False)
@@ -273,25 +251,26 @@ class CameraLoop:
                 return None
             self._seq = seq
             now = time.monotonic()
+            follow = self.follow
             last = self._last
             wants = self._wants_detail()
             deck = self._wants_deck()
             if last is None or deck != self._deck or self.change.changed(frame):
                 self._deck = deck
-                self._settle = SETTLE_READS
-                self._detail = DETAIL_READS if wants else 0
-                self._reread = self._reread_first
+                self._settle = follow.settle_reads
+                self._detail = follow.detail_reads if wants else 0
+                self._reread = follow.reread_s
             elif wants and not self._wanted:  # asked from now on: read in detail at once
-                self._detail = DETAIL_READS
+                self._detail = follow.detail_reads
             self._wanted = wants
-            detail = wants and self._settle == 0 and DETAIL_READS > 0
+            detail = wants and self._settle == 0 and follow.detail_reads > 0
             settled = self._settle == 0 and (self._detail == 0 or not wants)
             if settled and now - self._last_at < self._reread:
                 reuse = last
             else:
                 reuse = None
                 if settled:  # a reread of a still table: the next one waits longer
-                    self._reread = min(2 * self._reread, self._reread_most)
+                    self._reread = min(2 * self._reread, follow.reread_most_s)
                 if detail:
                     self._detail = max(0, self._detail - 1)
                 self._settle = max(0, self._settle - 1)

@@ -24,15 +24,9 @@ import numpy as np
 
 from hardware.camera import DETAIL_MIN_CONFIDENCE, DeckFile
 from hardware.camera.capture import Capture
+from hardware.camera.params import DEFAULT
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
-from hardware.camera.stable import (
-    REREAD_MOST_S,
-    REREAD_S,
-    CameraLoop,
-    FrameChange,
-    Proposal,
-    Stabilizer,
-)
+from hardware.camera.stable import CameraLoop, FrameChange, Proposal, Stabilizer
 from tests.bench.bench_deck import learn
 from tests.hardware.drawn import VALIDATION
 
@@ -167,7 +161,7 @@ def bench_still(recognizer: Recognizer, scene: Any, camera_fps: float, seconds: 
                 processes: bool = False) -> dict[str, float]:
     """CPU the capture and recognition threads (and reader processes) take while the camera
     looks at a still table (read in detail, as the house may ask, once it settled), once the
-    rereads of the still table have reached their longest wait (``REREAD_MOST_S``)."""
+    rereads of the still table have reached their longest wait (``Follow.reread_most_s``)."""
     source = ScriptedSource(scene, scene, empty_frames=0)
     cap = Capture(lambda: source, frame_interval_s=1.0 / camera_fps)
     loop = CameraLoop(cap, recognizer, lambda _p, _r: None, Stabilizer(3, 5), change=change,
@@ -175,8 +169,9 @@ def bench_still(recognizer: Recognizer, scene: Any, camera_fps: float, seconds: 
     cap.start()
     loop.start()
     # past the first readings (and the reader processes' start)
+    follow = DEFAULT.follow  # and the rereads' waits grown to the longest: 1 + 2 + 4 s
     time.sleep((3.0 if detail else 1.0) + (2.0 if processes else 0.0)
-               + REREAD_S * (REREAD_MOST_S / REREAD_S * 2 - 1))
+               + follow.reread_s * (follow.reread_most_s / follow.reread_s * 2 - 1))
     cpu0, wall0, read0, reused0 = cpu_seconds(loop), time.monotonic(), loop.frames_read, \
         loop.frames_reused
     time.sleep(seconds)

@@ -14,11 +14,9 @@ import numpy as np
 import pytest
 
 from hardware.camera.capture import Capture
+from hardware.camera.params import DEFAULT, Follow
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import (
-    DETAIL_READS,
-    REREAD_S,
-    SETTLE_READS,
     CameraLoop,
     FrameChange,
     Proposal,
@@ -28,6 +26,9 @@ from tests.helpers.camera import EveryFrameChanged, NumberedCamera
 from tests.helpers.waiting import wait_until
 
 SCENES = Path(__file__).resolve().parent / "fixtures" / "camera"
+SETTLE_READS = DEFAULT.follow.settle_reads
+DETAIL_READS = DEFAULT.follow.detail_reads
+REREAD_S = DEFAULT.follow.reread_s
 
 
 def noisy(frame: Any, rng: np.random.Generator, sigma: float = 4.0) -> Any:
@@ -217,9 +218,9 @@ def test_a_table_lying_still_is_read_again_less_and_less_often_until_it_moves() 
     recognizer = TimeNoting()
     camera = NoisyCamera(scene)
     capture = Capture(lambda: camera, frame_interval_s=1 / 25)
-    first, most = 0.2, 0.8  # the waits before a reread, as REREAD_S and REREAD_MOST_S
+    first, most = 0.2, 0.8  # the waits before a reread
     loop = CameraLoop(capture, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
-                      reread_s=(first, most))
+                      follow=Follow(reread_s=first, reread_most_s=most))
     capture.start()
     loop.start()
     try:
@@ -253,7 +254,7 @@ def test_a_still_table_is_read_in_detail_as_soon_as_the_house_asks() -> None:
     capture = Capture(lambda: camera, frame_interval_s=1 / 25)
     wanted = threading.Event()
     loop = CameraLoop(capture, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
-                      detail=wanted.is_set, reread_s=(5.0, 30.0))
+                      detail=wanted.is_set, follow=Follow(reread_s=5.0, reread_most_s=30.0))
     capture.start()
     loop.start()
     try:
