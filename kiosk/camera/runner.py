@@ -5,7 +5,8 @@ Started only when a camera is configured (OpenCV is not loaded otherwise). The f
 by two reader processes of their own (``hardware.camera.readers``), each with the table's
 learned deck; after every frame read the stable readings and the frame go to the table's camera,
 the picture the dealer calibrates on is renewed about once a second, and the face-down cards are
-counted once a second (:data:`~kiosk.camera.facedown.INTERVAL_S`).
+counted once a second (:data:`~kiosk.camera.facedown.INTERVAL_S`), both only from a frame read
+since (a still table's frame is read again only every few seconds).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class CameraRunner:
         self.loop: Any = None
         self._last_jpeg = 0.0
         self._last_down = 0.0
+        #: the picture last made a snapshot of, and the one whose face-down cards were counted,
+        #: with its count: a still table's frame is not read again, nor looked at again
+        self._jpeg_of: Any = None
+        self._down_of: Any = None
+        self._downs: list[tuple[float, float]] = []
 
     def start(self) -> None:
         from hardware.camera.capture import Capture, Status
@@ -79,20 +85,22 @@ class CameraRunner:
         if frame is None:
             return
         now = time.monotonic()
-        if now - self._last_jpeg > SNAPSHOT_S:
+        if now - self._last_jpeg > SNAPSHOT_S and frame is not self._jpeg_of:
             ok, jpg = blocking(lambda: cv2.imencode(".jpg", frame,
                                                     [cv2.IMWRITE_JPEG_QUALITY, 80]))
             if ok:
                 self.camera.set_frame(jpg.tobytes())
-            self._last_jpeg = now
+            self._last_jpeg, self._jpeg_of = now, frame
         size = (frame.shape[1], frame.shape[0])
         self.camera.update(proposals, size, result, frame)
         if now - self._last_down >= INTERVAL_S:
             # counted at a low rate: the recogniser keeps the frame rate
             self._last_down = now
             if self.camera.zones:
-                downs = blocking(lambda: find_down_cards(frame, result))
-                self.camera.update_down([d.center for d in downs], size)
+                if frame is not self._down_of:
+                    downs = blocking(lambda: find_down_cards(frame, result))
+                    self._down_of, self._downs = frame, [d.center for d in downs]
+                self.camera.update_down(self._downs, size)
 
     def stop(self) -> None:
         if self.loop is not None:
