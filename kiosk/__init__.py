@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # Flask is imported by create_app: a command without a server needs none of it
+    from flask import Flask
 
 
 def templates_folder() -> Path:
@@ -24,6 +25,8 @@ def templates_folder() -> Path:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """A kiosk app. ``test_config`` overrides the environment (tests pass their own instance)."""
+    from flask import Flask
+
     from kiosk import config as cfg
     from kiosk import strict_json
     from kiosk.concurrency import async_mode

@@ -176,6 +176,25 @@ def test_locking_the_dealer_screen_ends_the_session(dealer_client: Any) -> None:
     assert dealer_client.get("/api/setup").status_code == 403
 
 
+def test_a_command_without_a_server_does_not_load_the_web_app() -> None:
+    """The program (``from kiosk.cli import main``) is what every command loads, and what each
+    camera reader process loads again as its parent's main module: Flask, Flask-SocketIO and
+    SQLAlchemy come with the server only."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from kiosk.cli import main\n"
+        "assert main(['rank', '5c', '4d', '3h', '2s', 'Ad']) in (0, None)\n"
+        "print(sorted(m for m in ('flask', 'flask_socketio', 'sqlalchemy') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+
+
 def test_a_kiosk_without_a_camera_does_not_load_opencv(tmp_path: Path) -> None:
     """OpenCV and numpy cost a Raspberry Pi about 55 MB of memory: only a camera loads them."""
     import subprocess
