@@ -85,7 +85,7 @@ def test_frame_change_ignores_camera_noise_and_sees_what_moved() -> None:
 
 @pytest.mark.slow
 def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> None:
-    recognizer = DetailNoting()
+    recognizer = Noting()
     first, later = (load_image(SCENES / name) for name in ("scene01.jpg", "scene02.jpg"))
     on_first = {c.card for c in recognizer.read(first).cards}
     new_cards = {c.card for c in recognizer.read(later).cards} - on_first
@@ -144,17 +144,18 @@ def test_a_still_table_is_read_about_once_a_second_and_new_cards_at_once() -> No
         capture.stop()
 
 
-class DetailNoting(Recognizer):
-    """The real recogniser, noting which frames it read in detail."""
+class Noting(Recognizer):
+    """The real recogniser, noting whether it read each frame in detail, and when it began."""
 
-    def __init__(self, noted: list[bool] | None = None) -> None:
+    def __init__(self, noted: tuple[list[bool], list[float]] | None = None) -> None:
         super().__init__()
-        self.noted: list[bool] = [] if noted is None else noted
+        self.noted, self.times = noted if noted is not None else ([], [])
 
-    def twin(self) -> DetailNoting:
-        return DetailNoting(self.noted)
+    def twin(self) -> Noting:
+        return Noting((self.noted, self.times))
 
     def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
+        self.times.append(time.monotonic())
         self.noted.append(detail)
         return super().read(image, detail, deck)
 
@@ -164,7 +165,7 @@ def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_ca
     # seen from farther off, some indices are too small to read at the frame's own scale
     scene = cv2.resize(load_image(SCENES / "scene01.jpg"), None, fx=0.7, fy=0.7,
                        interpolation=cv2.INTER_AREA)
-    recognizer = DetailNoting()
+    recognizer = Noting()
     plain = {c.card for c in recognizer.read(scene).cards}
     in_detail = {c.card for c in recognizer.read(scene, detail=True).cards} - plain
     assert len(in_detail) >= 2, in_detail
@@ -198,24 +199,9 @@ def test_a_settled_table_is_read_in_detail_where_the_house_asks_and_its_small_ca
         capture.stop()
 
 
-class TimeNoting(Recognizer):
-    """The real recogniser, noting when it began each reading."""
-
-    def __init__(self, noted: list[float] | None = None) -> None:
-        super().__init__()
-        self.noted: list[float] = [] if noted is None else noted
-
-    def twin(self) -> TimeNoting:
-        return TimeNoting(self.noted)
-
-    def read(self, image: Any, detail: bool = False, deck: Any = None) -> FrameResult:
-        self.noted.append(time.monotonic())
-        return super().read(image, detail, deck)
-
-
 def test_a_table_lying_still_is_read_again_less_and_less_often_until_it_moves() -> None:
     scene = load_image(SCENES / "scene01.jpg")
-    recognizer = TimeNoting()
+    recognizer = Noting()
     camera = NoisyCamera(scene)
     capture = Capture(lambda: camera, frame_interval_s=1 / 25)
     first, most = 0.2, 0.8  # the waits before a reread
@@ -226,8 +212,8 @@ def test_a_table_lying_still_is_read_again_less_and_less_often_until_it_moves() 
     try:
         # the frames read as the loop starts (a stabiliser's window, or one more while the
         # first reading is under way), then rereads after 0.2, 0.4 and 0.8 s, and every 0.8 s
-        wait_until(lambda: len(recognizer.noted) >= SETTLE_READS + 7, "six rereads", 30)
-        gaps = [b - a for a, b in itertools.pairwise(recognizer.noted)]
+        wait_until(lambda: len(recognizer.times) >= SETTLE_READS + 7, "six rereads", 30)
+        gaps = [b - a for a, b in itertools.pairwise(recognizer.times)]
         start = next(k for k, gap in enumerate(gaps) if gap > first - 0.02)
         assert SETTLE_READS - 1 <= start <= SETTLE_READS, gaps
         gaps = gaps[start:start + 6]
@@ -236,11 +222,11 @@ def test_a_table_lying_still_is_read_again_less_and_less_often_until_it_moves() 
         assert all(gap < wait + 1.0 for gap, wait in zip(gaps, waits, strict=True)), gaps
         # the table moves: its frames are read again, and once it has settled the first reread
         # comes after the first wait again, not the longest
-        before = len(recognizer.noted)
+        before = len(recognizer.times)
         camera.show(camera.frames_of(cv2.flip(scene, 1)))
-        wait_until(lambda: len(recognizer.noted) >= before + SETTLE_READS + 3,
+        wait_until(lambda: len(recognizer.times) >= before + SETTLE_READS + 3,
                    "the frames read after the change and two rereads", 30)
-        after = [b - a for a, b in itertools.pairwise(recognizer.noted[before:])]
+        after = [b - a for a, b in itertools.pairwise(recognizer.times[before:])]
         timed = [gap for gap in after if gap > first - 0.02]
         assert timed and timed[0] < most - 0.1, after
     finally:
@@ -249,7 +235,7 @@ def test_a_table_lying_still_is_read_again_less_and_less_often_until_it_moves() 
 
 
 def test_a_still_table_is_read_in_detail_as_soon_as_the_house_asks() -> None:
-    recognizer = DetailNoting()
+    recognizer = Noting()
     camera = NoisyCamera(load_image(SCENES / "scene01.jpg"))
     capture = Capture(lambda: camera, frame_interval_s=1 / 25)
     wanted = threading.Event()
