@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import threading
 import time
@@ -178,11 +179,16 @@ class Deck:
 
     def layout(self) -> tuple[float, float, float] | None:
         """Where the deck prints a suit from its rank (``Example.suit_at``, the median of its
-        examples'), None before an example has shown it."""
+        examples'), None before an example has shown it, or when fewer than half of them lie
+        within a rank size of it (a deck printing its suit only in the far corner: its examples'
+        suits are the face's pips, here and there)."""
         seen = [e.suit_at for e in self if e.suit_at is not None]
         if not seen:
             return None
         right, down, size = (float(np.median([v[i] for v in seen])) for i in range(3))
+        near = sum(math.hypot(v[0] - right, v[1] - down) <= 1.0 for v in seen)
+        if 2 * near < len(seen):
+            return None
         return right, down, size
 
     def counts(self) -> dict[str, Any]:

@@ -190,6 +190,25 @@ def test_a_corner_of_no_suit_is_read_where_the_deck_prints_its_suit() -> None:
     assert (round(suit.cx), round(suit.cy), round(suit.size)) == (50, 115, 11)
 
 
+def test_a_deck_whose_examples_do_not_agree_where_the_suit_lies_has_no_layout() -> None:
+    """A deck printing the suit only in the far corner: its examples' suits were paired with
+    pips here and there on the face. Their median would send every rank to a place no index
+    prints; a layout is where most of the examples agree, within a rank size."""
+    from hardware.camera.deck import Example
+
+    blank = np.zeros((48, 48, 3), np.uint8)
+
+    def deck(*places: tuple[float, float]) -> Deck:
+        return Deck("far", [Example(f"e{i}", "Kh", blank, blank,
+                                    np.zeros((64, 64, 3), np.uint8), True, "t",
+                                    suit_at=(x, y, 1.0)) for i, (x, y) in enumerate(places)])
+
+    assert deck((-5.4, 8.1), (-5.9, 1.1), (-6.3, 9.1), (-4.4, 0.1), (-7.2, 10.8)).layout() is None
+    # most agree: the stray example does not move the layout, nor take it away
+    assert deck((0.0, 1.2), (0.1, 1.1), (-0.1, 1.2), (0.0, 1.3), (-5.0, 8.0)).layout() == (
+        0.0, 1.2, 1.0)
+
+
 def _printed(ground: tuple[int, int, int], ink: tuple[int, int, int], text: str
              ) -> npt.NDArray[np.uint8]:
     window = np.full((48, 48, 3), ground, np.uint8)
