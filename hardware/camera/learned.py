@@ -76,11 +76,8 @@ class Embedder:
     """The glyph network: windows to unit points. One per thread, as the recogniser's networks."""
 
     def __init__(self, model_path: Path | str = EMBED_PATH) -> None:
-        path = Path(model_path)
-        if not path.is_file():
-            raise FileNotFoundError(f"glyph model not found: {path}")
-        self.model_path = path
-        self.net = Net(path)
+        self.model_path = Path(model_path)
+        self.net = Net(self.model_path, "glyph model")
 
     def embed(self, windows: Sequence[npt.NDArray[np.uint8]], darks: Sequence[bool]) -> Floats:
         if not windows:

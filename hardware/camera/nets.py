@@ -62,8 +62,13 @@ class Net:
     processes, one per core): it runs these small networks about a third faster than
     ``cv2.dnn`` (the glyph network 0.13 against 0.18 ms a window on the build machine)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | str, what: str = "model") -> None:
+        """The network of the file ``path``; a missing file is a FileNotFoundError naming
+        ``what`` it was to be (``"card model"``) and where it was looked for."""
         import onnxruntime
+
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"{what} not found: {path}")
 
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1
@@ -114,28 +119,18 @@ class Networks:
                  index_paths: Sequence[Path | str] | None = INDEX_PATHS,
                  view_path: Path | str | None = VIEW_PATH) -> None:
         path = Path(model_path)
-        if not path.is_file():
-            raise FileNotFoundError(f"card model not found: {path}")
-        self.glyph = Net(path)
+        self.glyph = Net(path, "card model")
         #: the files (another set read as this one is made of them)
         self.paths: tuple[Path, Path | str | None, tuple[Path | str, ...] | None,
                           Path | str | None] = (
             path, upright_path, None if index_paths is None else tuple(index_paths), view_path)
         self.upright: Any = None
         if upright_path is not None:
-            if not Path(upright_path).is_file():
-                raise FileNotFoundError(f"upright card model not found: {upright_path}")
-            self.upright = Net(Path(upright_path))
-        self.index: list[Any] = []
-        for index_path in index_paths or ():
-            if not Path(index_path).is_file():
-                raise FileNotFoundError(f"index model not found: {index_path}")
-            self.index.append(Net(Path(index_path)))
+            self.upright = Net(upright_path, "upright card model")
+        self.index: list[Any] = [Net(p, "index model") for p in index_paths or ()]
         self.view: Any = None
         if view_path is not None:
-            if not Path(view_path).is_file():
-                raise FileNotFoundError(f"card-view model not found: {view_path}")
-            self.view = Net(Path(view_path))
+            self.view = Net(view_path, "card-view model")
 
     def glyphs(self, batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The glyph classifier's probabilities (``CLASSES``) for a batch of patches."""

@@ -4,7 +4,7 @@ them (:func:`discover_ports`)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,7 @@ class PortInfo:
     by_id: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "device": self.device,
-            "description": self.description,
-            "hwid": self.hwid,
-            "by_id": self.by_id,
-        }
+        return asdict(self)
 
 
 def discover_ports(by_id_folder: Path = Path("/dev/serial/by-id")) -> list[PortInfo]:
