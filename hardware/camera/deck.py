@@ -36,6 +36,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from hardware.camera.params import DEFAULT
+
 #: a deck file's format: bumped when the pixels an example keeps change meaning (2: colour
 #: windows cut at the glyph's upright height)
 FORMAT = 2
@@ -177,16 +179,16 @@ class Deck:
     def of_card(self, card: str) -> list[Example]:
         return [e for e in self if e.card == card]
 
-    def layout(self) -> tuple[float, float, float] | None:
+    def layout(self, agree: float = DEFAULT.learned.agree) -> tuple[float, float, float] | None:
         """Where the deck prints a suit from its rank (``Example.suit_at``, the median of its
         examples'), None before an example has shown it, or when fewer than half of them lie
-        within a rank size of it (a deck printing its suit only in the far corner: its examples'
-        suits are the face's pips, here and there)."""
+        within ``agree`` rank sizes of it (a deck printing its suit only in the far corner: its
+        examples' suits are the face's pips, here and there)."""
         seen = [e.suit_at for e in self if e.suit_at is not None]
         if not seen:
             return None
         right, down, size = (float(np.median([v[i] for v in seen])) for i in range(3))
-        near = sum(math.hypot(v[0] - right, v[1] - down) <= 1.0 for v in seen)
+        near = sum(math.hypot(v[0] - right, v[1] - down) <= agree for v in seen)
         if 2 * near < len(seen):
             return None
         return right, down, size

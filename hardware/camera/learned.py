@@ -183,7 +183,7 @@ class DeckReader:
                                 np.float32).reshape(-1, 3)
         #: where the deck prints its suits from its ranks, read for a corner with no suit
         #: glyph beside its rank (None: such corners are read by their rank alone)
-        self.layout = deck.layout()
+        self.layout = deck.layout(p.agree)
 
     def _probs(self, frame: Frame, corners: Sequence[Corner], on_face: bool = False
                ) -> list[tuple[dict[str, float] | None, dict[str, float] | None]]:

@@ -324,8 +324,11 @@ class Learned:
     suit_like: float = 0.05
     #: nor a glyph read as a rank at this or more
     not_suit: float = 0.5
-    #: once the deck's examples show where it prints its suits (``Deck.layout``), only glyphs
-    #: lying so, as far and of the size within this factor
+    #: the deck's examples show where it prints its suits (``Deck.layout``) once half of them lie
+    #: within this many rank sizes of their median (a deck printing its suit only in the far
+    #: corner has its examples' suits anywhere on the face, and no layout)
+    agree: float = 1.0
+    #: once they do, only glyphs lying so pair, as far and of the size within this factor
     fit: float = 1.5
     #: a suit the deck prints away from its rank is the suit-like glyph nearest where its
     #: layout puts it, within this many of the rank's sizes

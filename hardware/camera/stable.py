@@ -147,32 +147,30 @@ class FrameChange:
 class CameraLoop:
     """Recognition of the newest captured frames, in background reader threads.
 
-    Each of ``readers`` threads takes the newest frame no reader has taken yet and reads it with
-    a recogniser of its own (``recognizer`` and its :meth:`~Recognizer.twin`); the readings are
-    handed on in the order of their frames. While more than one reader runs, OpenCV is set to
-    one thread (``cv2.setNumThreads``, for the whole process, until :meth:`stop`): each reader
-    keeps a core busy. With ``processes``, each reader thread reads through a recogniser in a
-    process of its own (:class:`~hardware.camera.readers.ReaderProcess`, reading as a plain
-    :class:`Recognizer` of ``recognizer``'s classifiers and threshold), started with the loop
-    and ended by :meth:`stop`; this process's OpenCV is then left as it is. ``deck`` gives the
-    learned deck to read with (asked at every frame); :attr:`frame` is the picture the reading
-    last handed on was read from (for ``on_proposals`` to cut examples out of). ``follow``: the
-    loop's settings (``readers``, when given, instead of its number of readers)."""
+    Each of ``follow.readers`` threads takes the newest frame no reader has taken yet and reads
+    it with a recogniser of its own (``recognizer`` and its :meth:`~Recognizer.twin`); the
+    readings are handed on in the order of their frames. While more than one reader runs, OpenCV
+    is set to one thread (``cv2.setNumThreads``, for the whole process, until :meth:`stop`):
+    each reader keeps a core busy. With ``processes``, each reader thread reads through a
+    recogniser in a process of its own (:class:`~hardware.camera.readers.ReaderProcess`, reading
+    as a plain :class:`Recognizer` of ``recognizer``'s classifiers and threshold), started with
+    the loop and ended by :meth:`stop`; this process's OpenCV is then left as it is. ``deck``
+    gives the learned deck to read with (asked at every frame); :attr:`frame` is the picture the
+    reading last handed on was read from (for ``on_proposals`` to cut examples out of).
+    ``follow``: the loop's settings, its number of readers among them."""
 
     def __init__(self, capture: Capture, recognizer: Recognizer,
                  on_proposals: Callable[[list[Proposal], FrameResult], None],
                  stabilizer: Stabilizer | None = None,
                  on_error: Callable[[Exception], None] | None = None,
-                 change: FrameChange | None = None, readers: int | None = None,
+                 change: FrameChange | None = None,
                  detail: Callable[[], bool] | None = None, processes: bool = False,
                  deck: Callable[[], DeckFile | None] | None = None,
                  follow: Follow = DEFAULT.follow) -> None:
-        readers = follow.readers if readers is None else readers
-        if readers < 1:
-            raise ValueError(f"readers {readers}: at least one")
+        if follow.readers < 1:
+            raise ValueError(f"readers {follow.readers}: at least one")
         self.capture = capture
         self.recognizer = recognizer
-        self.readers = readers
         self.processes = processes
         #: the reader processes while the loop runs (with ``processes``)
         self.reader_processes: list[ReaderProcess] = []
@@ -214,14 +212,14 @@ class CameraLoop:
             readers: list[Reader]
             if self.processes:
                 self.reader_processes = [ReaderProcess.of(self.recognizer).start()
-                                         for _ in range(self.readers)]
+                                         for _ in range(self.follow.readers)]
                 readers = list(self.reader_processes)
             else:
-                if self.readers > 1:
+                if self.follow.readers > 1:
                     self._opencv_threads = cv2.getNumThreads()
                     cv2.setNumThreads(1)
                 readers = [self.recognizer]
-                readers += [self.recognizer.twin() for _ in range(self.readers - 1)]
+                readers += [self.recognizer.twin() for _ in range(self.follow.readers - 1)]
             self._threads = [threading.Thread(target=self._run, args=(r,), daemon=True,
                                               name=f"camera-recognition-{k + 1}")
                              for k, r in enumerate(readers)]

@@ -24,7 +24,7 @@ import numpy as np
 
 from hardware.camera import DETAIL_MIN_CONFIDENCE, DeckFile
 from hardware.camera.capture import Capture
-from hardware.camera.params import DEFAULT
+from hardware.camera.params import DEFAULT, Follow
 from hardware.camera.recognize import FrameResult, Recognizer, load_image
 from hardware.camera.stable import CameraLoop, FrameChange, Proposal, Stabilizer
 from tests.bench.bench_deck import learn
@@ -209,8 +209,8 @@ def bench_loop(recognizer: Recognizer, frames: list[Any], readers: int, seconds:
     source = FrameSource(frames)
     cap = Capture(lambda: source, frame_interval_s=1.0 / 60)
     loop = CameraLoop(cap, recognizer, lambda _p, _r: None, Stabilizer(3, 5),
-                      change=EveryFrameChanged(), readers=readers, processes=processes,
-                      deck=lambda: deck)
+                      change=EveryFrameChanged(), follow=Follow(readers=readers),
+                      processes=processes, deck=lambda: deck)
     cap.start()
     loop.start()
     time.sleep(3.0 if processes else 1.0)  # the reader processes started, past a first frame

@@ -301,7 +301,7 @@ def test_two_readers_read_frames_at_once_and_hand_them_on_in_their_order() -> No
 
     threads = cv2.getNumThreads()
     loop = CameraLoop(capture, recognizer, on_proposals, Stabilizer(3, 5),
-                      change=EveryFrameChanged(), readers=2)
+                      change=EveryFrameChanged(), follow=Follow(readers=2))
     capture.start()
     loop.start()
     try:

@@ -18,6 +18,7 @@ from hardware.camera import DeckFile, readers
 from hardware.camera.capture import Capture
 from hardware.camera.deck import Deck
 from hardware.camera.examples import example_at
+from hardware.camera.params import Follow
 from hardware.camera.readers import ReaderProcess, ReaderStopped
 from hardware.camera.recognize import (
     FrameResult,
@@ -168,7 +169,7 @@ def test_the_loop_reads_in_reader_processes_and_ends_them_when_it_stops() -> Non
 
     threads = cv2.getNumThreads()
     loop = CameraLoop(capture, recognizer, on_proposals, Stabilizer(3, 5),
-                      change=EveryFrameChanged(), readers=2, processes=True)
+                      change=EveryFrameChanged(), follow=Follow(readers=2), processes=True)
     capture.start()
     loop.start()
     try:
