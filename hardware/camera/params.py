@@ -374,6 +374,18 @@ class Follow:
     reread_s: float = 1.0
     reread_most_s: float = 4.0
 
+    def longer(self, wait: float) -> float:
+        """The wait before a still table's next reread, after one of ``wait``."""
+        return min(2 * wait, self.reread_most_s)
+
+    def rereads_grown_s(self) -> float:
+        """How long a still table lies before its rereads wait ``reread_most_s``: the sum of
+        every wait up to the first that long."""
+        total, wait = 0.0, self.reread_s
+        while wait < self.reread_most_s:
+            total, wait = total + wait, self.longer(wait)
+        return total + wait
+
 
 @dataclass(frozen=True, slots=True)
 class Params:

@@ -268,7 +268,7 @@ class CameraLoop:
             else:
                 reuse = None
                 if settled:  # a reread of a still table: the next one waits longer
-                    self._reread = min(2 * self._reread, follow.reread_most_s)
+                    self._reread = follow.longer(self._reread)
                 if detail:
                     self._detail = max(0, self._detail - 1)
                 self._settle = max(0, self._settle - 1)
