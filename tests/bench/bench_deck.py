@@ -4,8 +4,11 @@ For each design of a labels file, in blocks of ``--block`` pictures by file name
 from the labelled face-up cards of the first ``--learn`` pictures of the block (as ``stud-kiosk
 recognize --learn`` does), the others read with it and without it. Prints, per design and in
 all, the cards read right and wrong at the threshold in use (recall over the face-up cards with
-an index in view; wrong over the cards named); then the time to learn the examples of a block and
-the frames per second at 1280x720 reading with the deck, on one thread.
+an index in view; wrong over the cards named); how well the deck's examples name the glyphs
+of the cards read (each rank and suit glyph the labels give in the other pictures, as the deck
+would learn it, named by its nearest example: of all, and of those whose rank or suit the deck
+has an example of); then the time to learn the examples of a block and the frames per second at
+1280x720 reading with the deck, on one thread.
 
     .venv/bin/python -m tests.bench.bench_deck [--labels $VALIDATION/labels.json]
         [--learn 5] [--block 15]
@@ -31,6 +34,7 @@ import numpy.typing as npt
 from hardware.camera import DETAIL_MIN_CONFIDENCE
 from hardware.camera.deck import Deck
 from hardware.camera.examples import Labelled, examples_in
+from hardware.camera.learned import Embedder, deck_points
 from hardware.camera.recognize import Recognizer
 
 
@@ -68,6 +72,24 @@ def learn(recognizer: Recognizer, folder: Path, images: list[dict[str, Any]], na
     return deck
 
 
+def naming(embedder: Embedder, deck: Deck, asked: Deck) -> Counter[str]:
+    """How many rank and suit glyphs of ``asked``'s examples ``deck``'s nearest example names
+    right: of all, and of those whose class ``deck`` has an example of."""
+    out = Counter[str]()
+    for known, glyphs, kind in zip(deck_points(embedder, list(deck)),
+                                   deck_points(embedder, list(asked)), ("rank", "suit"),
+                                   strict=True):
+        if not known.classes:
+            continue
+        for point, truth in zip(glyphs.points, glyphs.classes, strict=True):
+            like = known.likeness(point)
+            right = max(like, key=lambda c: like[c]) == truth
+            seen = truth in like
+            out.update({f"{kind}s": 1, f"{kind}s right": right, f"{kind}s seen": seen,
+                        f"{kind}s seen right": right and seen})
+    return out
+
+
 def score(image: dict[str, Any], named: list[str]) -> tuple[int, int, int]:
     """Right, wrong, and face-up cards with an index in view, of one picture."""
     truth = Counter(c["card"] for c in image["cards"]
@@ -98,6 +120,8 @@ def run(labels: Path, learn_count: int, block: int) -> None:
         designs[image.get("design", "deck")].append(image)
     recognizer = Recognizer(min_confidence=DETAIL_MIN_CONFIDENCE)
     totals: dict[str, Counter[str]] = defaultdict(Counter)
+    named: dict[str, Counter[str]] = defaultdict(Counter)
+    embedder = Embedder()
     learn_times, read_times = [], []
     for design, pictures in designs.items():
         size = block or len(pictures)
@@ -106,6 +130,8 @@ def run(labels: Path, learn_count: int, block: int) -> None:
             t0 = time.perf_counter()
             deck = learn(recognizer, folder, group[:learn_count], design)
             learn_times.append((time.perf_counter() - t0, len(deck)))
+            asked = learn(recognizer, folder, group[learn_count:], design)
+            named[design].update(naming(embedder, deck, asked))
             for image in group[learn_count:]:
                 picture = _picture(str(folder / image["file"]))
                 for key, with_deck in (("deck", deck), ("none", None)):
@@ -126,6 +152,13 @@ def run(labels: Path, learn_count: int, block: int) -> None:
                 all_of.update(t)
                 _line(name.rsplit(" ", 1)[0], key, t)
         _line("all", key, all_of)
+    print("glyphs of the pictures read, named by the deck's nearest example: right of all "
+          "(right of those whose rank or suit the deck has seen)")
+    for name, t in sorted(named.items()):
+        print(f"  {name:<26} " + "  ".join(
+            f"{kind}s {t[kind + 's right'] / max(t[kind + 's'], 1):.3f} of {t[kind + 's']} "
+            f"({t[kind + 's seen right'] / max(t[kind + 's seen'], 1):.3f} of "
+            f"{t[kind + 's seen']})" for kind in ("rank", "suit")))
     seconds = sum(t for t, _n in learn_times)
     examples = sum(n for _t, n in learn_times)
     print(f"learning: {examples} examples in {seconds:.2f} s "
