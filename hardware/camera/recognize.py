@@ -93,7 +93,8 @@ def find_and_read(frame: Frame, glyphs: list[Glyph], p: Params = DEFAULT,
     paired (stage 1), then the readers in order (stage 2): with ``upright`` (the upright
     classifier) the halves of a cut candidate, the upright reading of the corners and the
     second looks; counting the pips (with ``read``, the glyph classifier, reading them); the
-    corner ``readers``; the loops of the 6s and 9s left untold. Returns what stage 1 found and
+    corner ``readers`` (each corner with its suit glyph, a pip of its face too, but for those
+    counted from their pips); the loops of the 6s and 9s left untold. Returns what stage 1 found and
     every corner read."""
     c = corners(frame, glyphs, p)
     found = list(c.found)
@@ -106,8 +107,10 @@ def find_and_read(frame: Frame, glyphs: list[Glyph], p: Params = DEFAULT,
         found.extend(looks.window(c, found, upright, frame, p))
         found.extend(looks.face(c, found, upright, frame, p))
     found.extend(pips.count(c, found, frame, p, read, upright))
+    # a counted corner's rank glyph is its middle pip: nothing for a deck to read
+    asked = [f for f in found if f.source != pips.COUNT]
     for reader in readers:
-        for f, evidence in zip(found, reader.read(frame, [f.corner for f in found]),
+        for f, evidence in zip(asked, reader.read(frame, [f.read_corner for f in asked]),
                                strict=True):
             f.evidence.extend(evidence)
     for reader in readers:

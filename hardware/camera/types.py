@@ -156,6 +156,15 @@ class Found:
         return Corner(DeckGlyph(r.cx, r.cy, r.size),
                       DeckGlyph(s.cx, s.cy, s.size) if self.beside else None, down, r.dark, q)
 
+    @property
+    def read_corner(self) -> Corner:
+        """The corner as a reader of the deck reads it: with its suit glyph, a pip of the face
+        too (the card's suit all the same)."""
+        c = self.corner
+        s = self.suit
+        return c if c.suit is not None else Corner(c.rank, DeckGlyph(s.cx, s.cy, s.size),
+                                                   c.down, c.dark, c.quad)
+
 
 @dataclass(frozen=True, slots=True)
 class CardReading:

@@ -20,7 +20,9 @@ import pytest
 from hardware.camera.deck import Corner, Deck, Example, Glyph
 from hardware.camera.examples import Labelled, examples_in, glyph_window
 from hardware.camera.learned import DECK_CARD, DECK_PAIR, DeckReaders
+from hardware.camera.pips import COUNT
 from hardware.camera.recognize import Recognizer
+from hardware.camera.types import Found
 from hardware.training.cardart import load_decks
 from hardware.training.tables import write_tables
 
@@ -115,16 +117,23 @@ def test_the_deck_finds_and_reads_corners_of_its_own(
     plain: set[tuple[int, str]] = set()
     learned: set[tuple[int, str]] = set()
     truth: set[tuple[int, str]] = set()
+    found: list[Found] = []
     for k in (4, 5):
         picture = _picture(str(folder / images[k]["file"]))
         look = recognizer.look(picture, readers=[reader])
         assert any(f.source == DECK_PAIR for f in look.found), "no corner of the deck's own"
-        assert any(e.source == DECK_CARD for f in look.found for e in f.evidence)
+        found += look.found
         truth |= {(k, c["card"]) for c in images[k]["cards"] if c["face_up"]}
         plain |= {(k, c.card) for c in recognizer.read(picture, detail=True).cards}
         learned |= {(k, c.card) for c in recognizer.read(picture, detail=True, deck=deck).cards}
     assert learned <= truth, sorted(learned - truth)
     assert len(learned) > len(plain & truth), (sorted(learned), sorted(plain))
+    # the deck's card is evidence on the corners of the glyph readers, but not on those counted
+    # from their pips: their rank glyph is a pip, nothing for the deck to read
+    by_glyphs = [f for f in found if f.source not in (DECK_PAIR, COUNT)]
+    counted = [f for f in found if f.source == COUNT]
+    assert any(e.source == DECK_CARD for f in by_glyphs for e in f.evidence)
+    assert counted and not any(e.source == DECK_CARD for f in counted for e in f.evidence)
 
 
 def _recognize(*args: str | Path) -> list[dict[str, Any]]:
@@ -246,3 +255,31 @@ def test_the_deck_pairs_only_glyphs_lying_as_it_prints_its_index() -> None:
     assert fits_layout(rank, at(102, 131, 20), layout, 1.5)
     assert not fits_layout(rank, at(120, 100, 30), layout, 1.5)  # the 0 of a 10
     assert not fits_layout(rank, at(100, 190, 20), layout, 1.5)
+
+
+def test_a_rank_paired_with_a_pip_of_its_face_is_read_by_the_deck_with_that_pip() -> None:
+    """A deck printing its suit only in the far corner: the glyph readers pair a rank with a
+    pip of its face. The deck knows that corner with no suit of its index (it learns only index
+    suits), but reads it with the pip as its suit, and names its card."""
+    from hardware.camera.find import ON_FACE
+    from hardware.camera.types import Frame
+    from hardware.camera.types import Glyph as FrameGlyph
+
+    face = np.full((200, 140, 3), 235, np.uint8)
+    cv2.putText(face, "7", (14, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (20, 20, 20), 2)
+    cv2.circle(face, (70, 100), 11, (20, 20, 20), -1)
+    rank = FrameGlyph(14, 20, 18, 21, 23.0, 30.5, True, "7", 0.9)
+    pip = FrameGlyph(59, 89, 23, 23, 70.0, 100.0, True, "c", 0.6)
+    down = (0.0, 1.0)
+    deck = Deck("far suits")
+    deck.add(Example("a", "7c", glyph_window(face, Glyph(23.0, 30.5, 21.0), down),
+                     glyph_window(face, Glyph(70.0, 100.0, 23.0), down),
+                     np.full((64, 64, 3), 235, np.uint8), True, "test"))
+    found = Found(rank, pip, False, ((5.0, 5.0), (135.0, 5.0), (135.0, 195.0), (5.0, 195.0)),
+                  ON_FACE)
+    assert found.corner.suit is None  # what the deck learns from: the index's own glyphs
+    reader = DeckReaders()(deck)
+    frame = Frame.of(face)
+    assert reader.read(frame, [found.corner]) == [[]]
+    [evidence] = reader.read(frame, [found.read_corner])
+    assert [(e.source, e.rank + e.suit) for e in evidence] == [(DECK_CARD, "7c")]

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera import decide, looks
+from hardware.camera import decide, looks, pips
 from hardware.camera.deck import Corner, Deck, Example
 from hardware.camera.deck import Glyph as DeckGlyph
 from hardware.camera.find import Corners, nearest_suit
@@ -101,16 +101,24 @@ def test_a_corner_reader_plugs_in_as_one_more_source_of_evidence(reader: Recogni
     # a reader given the corners found returns evidence for each: a card it names as the
     # corner's makes it surer, another card named surely makes it less sure; a recogniser made
     # with a deck reader reads with it only when given the deck on the table
+    # (but for the corners counted from their pips, whose rank glyph is a pip: nothing to read)
     scene, _found = _hand_corners((("7d", 35),))
     frame = reader.frame(scene)
     glyphs = reader.glyphs(frame)
-    base = {c.card: c.confidence for c in _readings(frame, glyphs, [])}
-    assert "7d" in base and base["7d"] < 1.0
+
+    def read_by(readers: list[_Says]) -> tuple[dict[str, float], dict[str, float]]:
+        readings = _readings(frame, glyphs, readers)
+        return ({c.card: c.confidence for c in readings if c.source != pips.COUNT},
+                {c.card: c.confidence for c in readings if c.source == pips.COUNT})
+
+    base, counted = read_by([])
+    assert "7d" in base and base["7d"] < 1.0 and "7d" in counted
     agree, other = _Says("7d", 0.9), _Says("7h", 0.9)
-    surer = {c.card: c.confidence for c in _readings(frame, glyphs, [agree])}
+    surer, surer_counted = read_by([agree])
     assert surer["7d"] == pytest.approx(1 - (1 - base["7d"]) * 0.1)
+    assert surer_counted == counted
     assert agree.seen and all(isinstance(c, Corner) for c in agree.seen[0])
-    less = {c.card: c.confidence for c in _readings(frame, glyphs, [other])}
+    less, _counted = read_by([other])
     assert less["7d"] == pytest.approx(base["7d"] * 0.1)
     # through the recogniser: the deck on the table makes the reader
     made: list[Deck] = []
