@@ -169,7 +169,7 @@ def bench_still(recognizer: Recognizer, scene: Any, camera_fps: float, seconds: 
     cap.start()
     loop.start()
     # past the first readings (and the reader processes' start)
-    # and the rereads' waits grown to the longest (1 + 2 + 4 s)
+    # and the rereads' waits grown to the longest
     time.sleep((3.0 if detail else 1.0) + (2.0 if processes else 0.0)
                + DEFAULT.follow.rereads_grown_s())
     cpu0, wall0, read0, reused0 = cpu_seconds(loop), time.monotonic(), loop.frames_read, \

@@ -63,13 +63,18 @@ def drawn_labels(folder: Path) -> Path:
 def learn(recognizer: Recognizer, folder: Path, images: list[dict[str, Any]], name: str) -> Deck:
     deck = Deck(name[:40])
     for image in images:
-        picture = _picture(str(folder / image["file"]))
-        cards = [Labelled(c["card"] if c["face_up"] else None, tuple(map(tuple, c["quad"])))
-                 for c in image["cards"]]
-        corners, suits = recognizer.corners(picture)
-        for example in examples_in(picture, corners, cards, f"labels {image['file']}", suits):
-            deck.add(example)
+        learn_picture(recognizer, deck, _picture(str(folder / image["file"])), image)
     return deck
+
+
+def learn_picture(recognizer: Recognizer, deck: Deck, picture: npt.NDArray[np.uint8],
+                  image: dict[str, Any]) -> None:
+    """Add to ``deck`` the examples of one labelled picture (``image``: its labels)."""
+    cards = [Labelled(c["card"] if c["face_up"] else None, tuple(map(tuple, c["quad"])))
+             for c in image["cards"]]
+    corners, suits = recognizer.corners(picture)
+    for example in examples_in(picture, corners, cards, f"labels {image['file']}", suits):
+        deck.add(example)
 
 
 def naming(embedder: Embedder, deck: Deck, asked: Deck) -> Counter[str]:
@@ -130,10 +135,10 @@ def run(labels: Path, learn_count: int, block: int) -> None:
             t0 = time.perf_counter()
             deck = learn(recognizer, folder, group[:learn_count], design)
             learn_times.append((time.perf_counter() - t0, len(deck)))
-            asked = learn(recognizer, folder, group[learn_count:], design)
-            named[design].update(naming(embedder, deck, asked))
+            asked = Deck(design[:40])
             for image in group[learn_count:]:
                 picture = _picture(str(folder / image["file"]))
+                learn_picture(recognizer, asked, picture, image)
                 for key, with_deck in (("deck", deck), ("none", None)):
                     t0 = time.perf_counter()
                     result = recognizer.read(picture, detail=True, deck=with_deck)
@@ -141,6 +146,7 @@ def run(labels: Path, learn_count: int, block: int) -> None:
                         read_times.append(time.perf_counter() - t0)
                     right, wrong, cards = score(image, [c.card for c in result.cards])
                     totals[f"{design} {key}"].update(right=right, wrong=wrong, cards=cards)
+            named[design].update(naming(embedder, deck, asked))
     print(f"{labels}: learn {learn_count} pictures, read the rest; in detail, from "
           f"{DETAIL_MIN_CONFIDENCE}")
     print(f"{'design':<28} {'deck':>6} {'cards':>6} {'right':>6} {'wrong':>6} {'recall':>7} "
